@@ -1,0 +1,283 @@
+//! One test suite every game must pass, as OpenSpiel runs its basic tests on
+//! all of its games. Each game crate calls [`check_game`] from its tests.
+//!
+//! It needs the game's `random` built-in agent, plays many seeded games
+//! between two of them, and checks that games end, that records replay to the
+//! same outcome, that the same seeds give the same game, and that each kind of
+//! failure on any reply ends the game against the side that failed.
+
+use std::time::Duration;
+
+use crate::clock::TimeControl;
+use crate::game::{Game, GameConfig};
+use crate::play::{play, Endpoint, LocalEndpoint};
+use crate::record::{replay, RecordLine};
+use crate::referee::{Fault, GameResult, Outcome, Reply};
+use crate::side::{BySide, Side};
+
+/// A clock so long that in-process agents never run out of it, whatever the
+/// machine's load: the suite tests rules and protocol, not speed.
+pub const RELAXED: TimeControl = TimeControl {
+    game_ms: 1_000_000,
+    ready_ms: 100_000,
+};
+
+/// The config of suite game `seed`.
+#[must_use]
+pub fn config(seed: u64) -> GameConfig {
+    GameConfig {
+        seed,
+        time: RELAXED,
+        input: None,
+    }
+}
+
+/// Plays one game between two built-in agents in-process and returns its record.
+pub fn play_builtin(
+    game: &dyn Game,
+    config: &GameConfig,
+    agents: BySide<(&str, u64)>,
+) -> (Outcome, Vec<RecordLine>) {
+    let make = |(name, seed): (&str, u64)| {
+        let agent = game
+            .agent(name, seed)
+            .unwrap_or_else(|| panic!("{} has no agent {name}", game.name()));
+        LocalEndpoint::new(agent)
+    };
+    let mut endpoints = agents.map(make);
+    play_endpoints(
+        game,
+        config,
+        BySide::new(&mut endpoints.first, &mut endpoints.second),
+    )
+}
+
+/// Plays one game between two endpoints and returns its outcome and record.
+pub fn play_endpoints(
+    game: &dyn Game,
+    config: &GameConfig,
+    endpoints: BySide<&mut dyn Endpoint>,
+) -> (Outcome, Vec<RecordLine>) {
+    let mut referee = game.referee(config).expect("the suite's config is valid");
+    let mut lines = Vec::new();
+    let outcome = play(referee.as_mut(), endpoints, &mut |line| lines.push(line));
+    (outcome, lines)
+}
+
+/// An endpoint that behaves like `inner` until its `nth` reply (counting
+/// from 0), which is replaced by `fault_reply`.
+struct Sabotaged<E> {
+    inner: E,
+    replies: usize,
+    nth: usize,
+    fault_reply: Reply,
+}
+
+impl<E: Endpoint> Endpoint for Sabotaged<E> {
+    fn send(&mut self, line: &str) {
+        self.inner.send(line);
+    }
+    fn receive(&mut self, limit: Duration) -> Reply {
+        let reply = self.inner.receive(limit);
+        self.replies += 1;
+        if self.replies == self.nth + 1 {
+            self.fault_reply.clone()
+        } else {
+            reply
+        }
+    }
+}
+
+/// The replies that each `side` gave in a record.
+fn reply_count(lines: &[RecordLine], side: Side) -> usize {
+    lines
+        .iter()
+        .filter(|l| l.reply().is_some_and(|(s, _)| s == side))
+        .count()
+}
+
+/// The whole suite, over `games` seeds.
+pub fn check_game(game: &dyn Game, games: u64) {
+    assert!(
+        game.agent_names().contains(&"random"),
+        "{}: the suite needs a built-in `random` agent",
+        game.name()
+    );
+    for seed in 0..games {
+        let config = config(seed);
+        let seats = BySide::new(("random", seed * 2 + 1), ("random", seed * 2 + 2));
+        let (outcome, lines) = play_builtin(game, &config, seats);
+        assert!(
+            outcome.faults.first.is_none() && outcome.faults.second.is_none(),
+            "{} seed {seed}: a random agent faulted: {:?}",
+            game.name(),
+            outcome.faults
+        );
+        check_record(game, &config, &lines, &outcome);
+
+        // Same seeds, same game: the lines said and replied are identical.
+        let (again, lines_again) = play_builtin(game, &config, seats);
+        assert_eq!(
+            again,
+            outcome,
+            "{} seed {seed}: a replay changed the outcome",
+            game.name()
+        );
+        assert_eq!(
+            texts(&lines),
+            texts(&lines_again),
+            "{} seed {seed}: the same seeds gave another game",
+            game.name()
+        );
+    }
+    check_faults(game);
+}
+
+/// The lines of a record without timings.
+fn texts(lines: &[RecordLine]) -> Vec<String> {
+    lines
+        .iter()
+        .filter_map(|l| match l {
+            RecordLine::Send { side, line } => Some(format!("> {side} {line}")),
+            RecordLine::Recv { side, line, .. } => Some(format!("< {side} {line}")),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The record is well formed and replays through a fresh referee to `outcome`.
+fn check_record(game: &dyn Game, config: &GameConfig, lines: &[RecordLine], outcome: &Outcome) {
+    assert!(
+        matches!(lines.last(), Some(RecordLine::Footer { outcome: o }) if o == outcome),
+        "{}: the record must end with its footer",
+        game.name()
+    );
+    for side in Side::BOTH {
+        let finish = lines.iter().rev().find_map(|l| match l {
+            RecordLine::Send { side: s, line } if *s == side => Some(line.as_str()),
+            _ => None,
+        });
+        assert_eq!(
+            finish,
+            Some("FINISH"),
+            "{}: the last line to {side} must be FINISH",
+            game.name()
+        );
+    }
+    let mut referee = game.referee(config).expect("valid config");
+    let replayed =
+        replay(referee.as_mut(), lines).unwrap_or_else(|e| panic!("{}: {e}", game.name()));
+    assert_eq!(
+        &replayed,
+        outcome,
+        "{}: the record replays to another outcome",
+        game.name()
+    );
+}
+
+/// Every kind of failure, at the first reply (the answer to READY), at a
+/// reply in the middle of the game and at the last reply, on each side, ends
+/// the game at once with the right verdict against that side.
+fn check_faults(game: &dyn Game) {
+    let config = config(7);
+    let seats = BySide::new(("random", 11), ("random", 12));
+    let (_, clean) = play_builtin(game, &config, seats);
+    let crash = Fault::Crash {
+        detail: "killed by signal 9".into(),
+    };
+    for side in Side::BOTH {
+        let total = reply_count(&clean, side);
+        assert!(
+            total >= 2,
+            "{}: {side} replied only {total} times",
+            game.name()
+        );
+        for nth in [0, total / 2, total - 1] {
+            let ready = nth == 0;
+            let cases = [
+                (
+                    Reply::Timeout,
+                    if ready {
+                        Fault::Stall
+                    } else {
+                        Fault::TimeLimit
+                    },
+                ),
+                (Reply::Gone(crash.clone()), crash.clone()),
+                (
+                    Reply::Line {
+                        text: "\u{1}garbage".into(),
+                        elapsed: Duration::from_millis(1),
+                    },
+                    Fault::Runtime {
+                        reason: String::new(),
+                        line: "\u{1}garbage".into(),
+                    },
+                ),
+                (
+                    Reply::Line {
+                        text: "OK".into(),
+                        elapsed: Duration::from_secs(2_000_000),
+                    },
+                    if ready {
+                        Fault::Stall
+                    } else {
+                        Fault::TimeLimit
+                    },
+                ),
+            ];
+            for (fault_reply, expected) in cases {
+                let local = |side: Side| {
+                    let (name, seed) = seats[side];
+                    LocalEndpoint::new(game.agent(name, seed).expect("checked above"))
+                };
+                let mut sabotaged = Sabotaged {
+                    inner: local(side),
+                    replies: 0,
+                    nth,
+                    fault_reply: fault_reply.clone(),
+                };
+                let mut other = local(side.opponent());
+                let endpoints: BySide<&mut dyn Endpoint> = match side {
+                    Side::First => BySide::new(&mut sabotaged, &mut other),
+                    Side::Second => BySide::new(&mut other, &mut sabotaged),
+                };
+                let (outcome, lines) = play_endpoints(game, &config, endpoints);
+                let context = format!(
+                    "{}: {side} reply #{nth} replaced by {fault_reply:?}",
+                    game.name()
+                );
+                let fault = outcome.faults[side]
+                    .clone()
+                    .unwrap_or_else(|| panic!("{context}: no fault recorded"));
+                match (&fault, &expected) {
+                    (
+                        Fault::Runtime { line, .. },
+                        Fault::Runtime {
+                            line: expected_line,
+                            ..
+                        },
+                    ) => {
+                        assert_eq!(line, expected_line, "{context}")
+                    }
+                    _ => assert_eq!(fault, expected, "{context}"),
+                }
+                if outcome.faults[side.opponent()].is_none() {
+                    assert_eq!(
+                        outcome.result,
+                        GameResult::win_for(side.opponent()),
+                        "{context}"
+                    );
+                } else {
+                    assert_eq!(outcome.result, GameResult::Draw, "{context}");
+                }
+                assert_eq!(
+                    reply_count(&lines, side),
+                    nth + 1,
+                    "{context}: the game went on after the fault"
+                );
+                check_record(game, &config, &lines, &outcome);
+            }
+        }
+    }
+}

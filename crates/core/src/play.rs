@@ -1,0 +1,126 @@
+//! One game between two endpoints, driven by a referee.
+
+use std::collections::VecDeque;
+use std::time::{Duration, Instant};
+
+use crate::agent::ProtocolAgent;
+use crate::record::RecordLine;
+use crate::referee::{Action, Fault, Outcome, Referee, Reply};
+use crate::side::{BySide, Side};
+
+/// Something that takes protocol lines and gives replies: a child process,
+/// an in-process agent, a human in a browser.
+pub trait Endpoint {
+    /// Writes one line (the newline is the endpoint's business). A failed
+    /// write is not reported here: the next `receive` reports the dead
+    /// conversation.
+    fn send(&mut self, line: &str);
+    /// The next line, waiting until `limit` after the end of the last `send`.
+    fn receive(&mut self, limit: Duration) -> Reply;
+    /// The standard-error lines collected since the last call.
+    fn debug_lines(&mut self) -> Vec<String> {
+        Vec::new()
+    }
+    /// The game is over and `FINISH` was sent: let the agent go.
+    fn close(&mut self) {}
+}
+
+/// Runs the game to its end. Every line sent and received is passed to
+/// `record` as it happens, then the footer.
+pub fn play(
+    referee: &mut dyn Referee,
+    mut endpoints: BySide<&mut dyn Endpoint>,
+    record: &mut dyn FnMut(RecordLine),
+) -> Outcome {
+    let outcome = loop {
+        match referee.next() {
+            Action::Tell(lines) => {
+                for (side, line) in lines {
+                    endpoints[side].send(&line);
+                    record(RecordLine::Send { side, line });
+                }
+            }
+            Action::Ask(requests) => {
+                for request in &requests {
+                    endpoints[request.side].send(&request.line);
+                    record(RecordLine::Send {
+                        side: request.side,
+                        line: request.line.clone(),
+                    });
+                }
+                for request in requests {
+                    let side = request.side;
+                    let reply = endpoints[side].receive(request.limit);
+                    for line in endpoints[side].debug_lines() {
+                        record(RecordLine::Debug { side, line });
+                    }
+                    record(RecordLine::from_reply(side, &reply));
+                    referee.answer(side, reply);
+                }
+            }
+            Action::Over(outcome) => break outcome,
+        }
+    };
+    for side in Side::BOTH {
+        endpoints[side].close();
+        for line in endpoints[side].debug_lines() {
+            record(RecordLine::Debug { side, line });
+        }
+    }
+    record(RecordLine::Footer {
+        outcome: outcome.clone(),
+    });
+    outcome
+}
+
+/// A built-in agent run in this process. Its reply is computed when the
+/// request is sent and timed there; a line it gives unasked is queued and read
+/// as its next reply, as the contest judges do with a program's output.
+pub struct LocalEndpoint {
+    agent: Box<dyn ProtocolAgent>,
+    pending: VecDeque<(String, Duration)>,
+    failure: Option<String>,
+}
+
+impl std::fmt::Debug for LocalEndpoint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LocalEndpoint")
+            .field("pending", &self.pending)
+            .finish_non_exhaustive()
+    }
+}
+
+impl LocalEndpoint {
+    pub fn new(agent: Box<dyn ProtocolAgent>) -> Self {
+        LocalEndpoint {
+            agent,
+            pending: VecDeque::new(),
+            failure: None,
+        }
+    }
+}
+
+impl Endpoint for LocalEndpoint {
+    fn send(&mut self, line: &str) {
+        if self.failure.is_some() {
+            return;
+        }
+        let start = Instant::now();
+        match self.agent.respond(line) {
+            Ok(Some(reply)) => self.pending.push_back((reply, start.elapsed())),
+            Ok(None) => {}
+            Err(error) => self.failure = Some(error.to_string()),
+        }
+    }
+
+    fn receive(&mut self, _limit: Duration) -> Reply {
+        match (self.pending.pop_front(), &self.failure) {
+            (Some((text, elapsed)), _) => Reply::Line { text, elapsed },
+            (None, Some(error)) => Reply::Gone(Fault::Crash {
+                detail: format!("agent failed: {error}"),
+            }),
+            // An in-process agent that gives nothing would never answer.
+            (None, None) => Reply::Timeout,
+        }
+    }
+}

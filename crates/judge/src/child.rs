@@ -1,0 +1,418 @@
+//! An agent program as a child process: pipes, deadlines, limits, cleanup.
+
+use std::collections::VecDeque;
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use rustix::process::Signal;
+use versus_core::{Endpoint, Fault, Reply};
+
+use crate::monitor::{self, Monitor};
+
+/// Numbers the agents this process starts, for their `VERSUS_AGENT` marker.
+static NEXT_AGENT: AtomicUsize = AtomicUsize::new(0);
+
+/// A plain command line (words only) is started directly, so the agent is
+/// the judge's own child and its exit status is its own; anything with shell
+/// syntax goes through `sh -c`.
+fn command_for(line: &str) -> io::Result<Command> {
+    let needs_shell = line
+        .chars()
+        .any(|c| "|&;<>()$`\\\"'*?[]#~={}\n".contains(c));
+    if needs_shell {
+        let mut command = Command::new("sh");
+        command.arg("-c").arg(line);
+        return Ok(command);
+    }
+    let mut words = line.split_whitespace();
+    let program = words
+        .next()
+        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "the command line is empty"))?;
+    let mut command = Command::new(program);
+    command.args(words);
+    Ok(command)
+}
+
+/// What one agent program may use.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Resident memory of the agent's whole process tree (the contests: 1024 MB).
+    pub memory_bytes: u64,
+    /// Processes in the agent's tree at once, the agent included.
+    pub max_processes: usize,
+    /// The longest reply line.
+    pub max_line_bytes: usize,
+    /// Output written but not yet asked for, beyond which the agent floods.
+    pub max_pending_bytes: usize,
+    /// Standard-error lines kept per read of `debug_lines`, and the longest one.
+    pub max_debug_lines: usize,
+    pub max_debug_line_bytes: usize,
+    /// After `FINISH`: how long the agent may take to exit, and then how long
+    /// it has between SIGTERM and SIGKILL.
+    pub grace: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            memory_bytes: 1024 * 1024 * 1024,
+            max_processes: 64,
+            max_line_bytes: 64 * 1024,
+            max_pending_bytes: 1024 * 1024,
+            max_debug_lines: 1000,
+            max_debug_line_bytes: 4096,
+            grace: Duration::from_millis(500),
+        }
+    }
+}
+
+/// How to start an agent program.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChildSpec {
+    /// A shell command line, run with `sh -c`.
+    pub command: String,
+    pub cwd: Option<PathBuf>,
+}
+
+#[derive(Debug)]
+enum Event {
+    Line(String, Instant),
+    Flood(String),
+    Closed,
+}
+
+/// Standard-error lines not yet collected, and how many were dropped.
+#[derive(Debug, Default)]
+struct DebugTail {
+    lines: VecDeque<String>,
+    dropped: usize,
+    /// Standard error reached its end.
+    ended: bool,
+}
+
+/// A running agent program.
+#[derive(Debug)]
+pub struct ChildEndpoint {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    events: Receiver<Event>,
+    pending_bytes: Arc<AtomicUsize>,
+    debug: Arc<Mutex<DebugTail>>,
+    monitor: Arc<Monitor>,
+    sent_at: Instant,
+    gone: Option<Fault>,
+    grace: Duration,
+    closed: bool,
+}
+
+impl ChildEndpoint {
+    /// Starts `spec` in its own process group with piped standard streams.
+    pub fn spawn(spec: &ChildSpec, limits: &Limits) -> io::Result<ChildEndpoint> {
+        monitor::adopt_orphans();
+        let marker = format!(
+            "{}-{}",
+            std::process::id(),
+            NEXT_AGENT.fetch_add(1, Ordering::Relaxed)
+        );
+        let mut command = command_for(&spec.command)?;
+        command
+            .env("VERSUS_AGENT", &marker)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .process_group(0);
+        if let Some(cwd) = &spec.cwd {
+            if !cwd.is_dir() {
+                return Err(io::Error::new(
+                    io::ErrorKind::NotFound,
+                    format!("working directory {} does not exist", cwd.display()),
+                ));
+            }
+            command.current_dir(cwd);
+        }
+        let mut child = command.spawn()?;
+        let root = i32::try_from(child.id()).map_err(io::Error::other)?;
+        let monitor = Monitor::start(root, marker, limits.memory_bytes, limits.max_processes);
+        let stdout = child.stdout.take().expect("stdout is piped");
+        let stderr = child.stderr.take().expect("stderr is piped");
+        let (sender, events) = mpsc::channel();
+        let pending_bytes = Arc::new(AtomicUsize::new(0));
+        let debug = Arc::new(Mutex::new(DebugTail::default()));
+        {
+            let pending = Arc::clone(&pending_bytes);
+            let limits = limits.clone();
+            thread::spawn(move || read_replies(stdout, &sender, &pending, &limits));
+        }
+        {
+            let debug = Arc::clone(&debug);
+            let limits = limits.clone();
+            thread::spawn(move || read_debug(stderr, &debug, &limits));
+        }
+        Ok(ChildEndpoint {
+            stdin: child.stdin.take(),
+            child,
+            events,
+            pending_bytes,
+            debug,
+            monitor,
+            sent_at: Instant::now(),
+            gone: None,
+            grace: limits.grace,
+            closed: false,
+        })
+    }
+
+    /// The process id of the agent (its shell).
+    #[must_use]
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    fn end(&mut self, fault: Fault) -> Reply {
+        self.signal_all(Signal::KILL);
+        self.gone = Some(fault.clone());
+        Reply::Gone(fault)
+    }
+
+    /// Why the conversation ended: a broken limit, an exit, a signal, or a
+    /// closed output on a process that lives on.
+    fn death(&mut self) -> Fault {
+        let deadline = Instant::now() + Duration::from_millis(200);
+        let status = loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => break Some(status),
+                Ok(None) if Instant::now() < deadline => thread::sleep(Duration::from_millis(2)),
+                _ => break None,
+            }
+        };
+        if let Some(fault) = self.monitor.fault() {
+            return fault;
+        }
+        let detail = match status {
+            Some(status) => describe(status),
+            None => "closed its standard output".to_owned(),
+        };
+        Fault::Crash { detail }
+    }
+
+    fn signal_all(&self, signal: Signal) {
+        self.monitor.signal_all(signal);
+    }
+
+    /// Waits up to `limit` for the agent and everything it started to exit.
+    fn wait_all(&mut self, limit: Duration) -> bool {
+        let deadline = Instant::now() + limit;
+        loop {
+            let root_done = !matches!(self.child.try_wait(), Ok(None));
+            if root_done && !self.monitor.any_alive() {
+                return true;
+            }
+            if Instant::now() >= deadline {
+                return false;
+            }
+            thread::sleep(Duration::from_millis(2));
+        }
+    }
+}
+
+/// `exited with status 3`, `killed by signal 11 (SIGSEGV)`.
+fn describe(status: ExitStatus) -> String {
+    if let Some(code) = status.code() {
+        return format!("exited with status {code}");
+    }
+    let signal = status.signal().unwrap_or(0);
+    let name = match signal {
+        1 => " (SIGHUP)",
+        2 => " (SIGINT)",
+        6 => " (SIGABRT)",
+        7 => " (SIGBUS)",
+        8 => " (SIGFPE)",
+        9 => " (SIGKILL)",
+        11 => " (SIGSEGV)",
+        13 => " (SIGPIPE)",
+        15 => " (SIGTERM)",
+        _ => "",
+    };
+    format!("killed by signal {signal}{name}")
+}
+
+impl Endpoint for ChildEndpoint {
+    fn send(&mut self, line: &str) {
+        if let Some(stdin) = &mut self.stdin {
+            let mut bytes = Vec::with_capacity(line.len() + 1);
+            bytes.extend_from_slice(line.as_bytes());
+            bytes.push(b'\n');
+            // A dead agent is noticed by the next receive, not here.
+            if stdin
+                .write_all(&bytes)
+                .and_then(|()| stdin.flush())
+                .is_err()
+            {
+                self.stdin = None;
+            }
+        }
+        self.sent_at = Instant::now();
+    }
+
+    fn receive(&mut self, limit: Duration) -> Reply {
+        if let Some(fault) = &self.gone {
+            return Reply::Gone(fault.clone());
+        }
+        let deadline = self.sent_at + limit;
+        let wait = deadline.saturating_duration_since(Instant::now());
+        match self.events.recv_timeout(wait) {
+            Ok(Event::Line(text, at)) => {
+                self.pending_bytes
+                    .fetch_sub(text.len() + 1, Ordering::Relaxed);
+                Reply::Line {
+                    text,
+                    elapsed: at.saturating_duration_since(self.sent_at),
+                }
+            }
+            Ok(Event::Flood(detail)) => self.end(Fault::OutputFlood { detail }),
+            Ok(Event::Closed) | Err(RecvTimeoutError::Disconnected) => {
+                let fault = self.death();
+                self.end(fault)
+            }
+            Err(RecvTimeoutError::Timeout) => match self.monitor.fault() {
+                Some(fault) => self.end(fault),
+                None => Reply::Timeout,
+            },
+        }
+    }
+
+    fn debug_lines(&mut self) -> Vec<String> {
+        let mut tail = self.debug.lock().unwrap_or_else(|e| e.into_inner());
+        let mut lines: Vec<String> = tail.lines.drain(..).collect();
+        if tail.dropped > 0 {
+            lines.insert(
+                0,
+                format!("[versus: {} earlier stderr lines dropped]", tail.dropped),
+            );
+            tail.dropped = 0;
+        }
+        lines
+    }
+
+    fn close(&mut self) {
+        if self.closed {
+            return;
+        }
+        self.closed = true;
+        // End of input tells a well-behaved agent that nothing more comes.
+        self.stdin = None;
+        let exited = self.wait_all(self.grace);
+        if !exited {
+            self.signal_all(Signal::TERM);
+            self.wait_all(self.grace);
+        }
+        // Whatever is left, the agent's or its descendants', is killed.
+        self.signal_all(Signal::KILL);
+        let _ = self.child.wait();
+        self.wait_all(self.grace);
+        self.monitor.stop();
+        self.monitor.reap_orphans();
+        // The last words on standard error belong in the record.
+        let deadline = Instant::now() + Duration::from_millis(200);
+        while !self.debug.lock().unwrap_or_else(|e| e.into_inner()).ended
+            && Instant::now() < deadline
+        {
+            thread::sleep(Duration::from_millis(1));
+        }
+    }
+}
+
+impl Drop for ChildEndpoint {
+    fn drop(&mut self) {
+        if !self.closed {
+            self.closed = true;
+            self.signal_all(Signal::KILL);
+            let _ = self.child.wait();
+            self.monitor.stop();
+            self.monitor.reap_orphans();
+        }
+    }
+}
+
+/// Reads reply lines as they complete, timestamping each, until the output
+/// closes or floods.
+fn read_replies(stdout: impl Read, sender: &Sender<Event>, pending: &AtomicUsize, limits: &Limits) {
+    let mut reader = BufReader::with_capacity(64 * 1024, stdout);
+    let mut buffer = Vec::new();
+    loop {
+        buffer.clear();
+        let limit = limits.max_line_bytes as u64 + 1;
+        match reader.by_ref().take(limit).read_until(b'\n', &mut buffer) {
+            Ok(0) | Err(_) => break,
+            Ok(_) if buffer.last() != Some(&b'\n') => {
+                if buffer.len() as u64 >= limit {
+                    let detail = format!("a reply line of over {} bytes", limits.max_line_bytes);
+                    let _ = sender.send(Event::Flood(detail));
+                    return;
+                }
+                // An unfinished last line is not a reply.
+                break;
+            }
+            Ok(_) => {
+                let at = Instant::now();
+                buffer.pop();
+                if buffer.last() == Some(&b'\r') {
+                    buffer.pop();
+                }
+                let text = String::from_utf8_lossy(&buffer).into_owned();
+                let queued = pending.fetch_add(text.len() + 1, Ordering::Relaxed) + text.len() + 1;
+                if queued > limits.max_pending_bytes {
+                    let detail = format!(
+                        "over {} bytes of output nobody asked for",
+                        limits.max_pending_bytes
+                    );
+                    let _ = sender.send(Event::Flood(detail));
+                    return;
+                }
+                if sender.send(Event::Line(text, at)).is_err() {
+                    return;
+                }
+            }
+        }
+    }
+    let _ = sender.send(Event::Closed);
+}
+
+/// Drains standard error continuously so a chatty agent never blocks on it,
+/// keeping a bounded tail of lines, each cut to a bounded length.
+fn read_debug(stderr: impl Read, tail: &Mutex<DebugTail>, limits: &Limits) {
+    let mut reader = BufReader::new(stderr);
+    let mut buffer = Vec::new();
+    loop {
+        buffer.clear();
+        match reader
+            .by_ref()
+            .take(limits.max_debug_line_bytes as u64)
+            .read_until(b'\n', &mut buffer)
+        {
+            Ok(0) | Err(_) => {
+                tail.lock().unwrap_or_else(|e| e.into_inner()).ended = true;
+                return;
+            }
+            Ok(_) => {
+                if buffer.last() == Some(&b'\n') {
+                    buffer.pop();
+                }
+                let line = String::from_utf8_lossy(&buffer).into_owned();
+                let mut tail = tail.lock().unwrap_or_else(|e| e.into_inner());
+                if tail.lines.len() >= limits.max_debug_lines {
+                    tail.lines.pop_front();
+                    tail.dropped += 1;
+                }
+                tail.lines.push_back(line);
+            }
+        }
+    }
+}

@@ -64,6 +64,26 @@ pub fn play_endpoints(
     (outcome, lines)
 }
 
+/// An in-process agent whose every reply is timed at exactly 1 ms, so that
+/// the clocks, and with them every line, are the same run to run however
+/// loaded the machine is.
+struct SteadyClock(LocalEndpoint);
+
+impl Endpoint for SteadyClock {
+    fn send(&mut self, line: &str) {
+        self.0.send(line);
+    }
+    fn receive(&mut self, limit: Duration) -> Reply {
+        match self.0.receive(limit) {
+            Reply::Line { text, .. } => Reply::Line {
+                text,
+                elapsed: Duration::from_millis(1),
+            },
+            other => other,
+        }
+    }
+}
+
 /// An endpoint that behaves like `inner` until its `nth` reply (counting
 /// from 0), which is replaced by `fault_reply`.
 struct Sabotaged<E> {
@@ -229,7 +249,9 @@ fn check_faults(game: &dyn Game) {
             for (fault_reply, expected) in cases {
                 let local = |side: Side| {
                     let (name, seed) = seats[side];
-                    LocalEndpoint::new(game.agent(name, seed).expect("checked above"))
+                    SteadyClock(LocalEndpoint::new(
+                        game.agent(name, seed).expect("checked above"),
+                    ))
                 };
                 let mut sabotaged = Sabotaged {
                     inner: local(side),

@@ -1,0 +1,199 @@
+//! The built-in agents: they read the judge's lines, follow the game with
+//! the rules, and pass only when they have no placement.
+
+use versus_core::{AgentError, GameRng, ProtocolAgent, Side};
+
+use crate::protocol::{AgentLine, JudgeLine};
+use crate::rules::{Cell, Move, State, Values};
+
+/// How a built-in agent picks its placement.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Policy {
+    /// Uniform over the legal placements.
+    Random,
+    /// The placement worth the most now; ties uniform.
+    Greedy,
+}
+
+/// The `nth` (from 0) set bit of `mask`, which must have more than `nth`.
+fn nth_cell(mask: u64, nth: u64) -> Cell {
+    Cell::iter(mask)
+        .nth(nth as usize)
+        .expect("nth is below the count")
+}
+
+/// A uniform pick among the cells of `mask`, `None` if it is empty.
+fn pick(mask: u64, rng: &mut GameRng) -> Option<Cell> {
+    let count = u64::from(mask.count_ones());
+    (count > 0).then(|| nth_cell(mask, rng.below(count)))
+}
+
+/// `policy`'s move for the side to move of `state` (a game not over).
+pub fn choose(policy: Policy, state: &State, rng: &mut GameRng) -> Move {
+    let side = state.side_to_move();
+    let anchors = match policy {
+        Policy::Random => state.placements(side),
+        Policy::Greedy => state
+            .placements_by_value(side)
+            .into_iter()
+            .rev()
+            .find(|mask| *mask != 0)
+            .unwrap_or(0),
+    };
+    pick(anchors, rng).map_or(Move::Pass, Move::Place)
+}
+
+/// A built-in agent playing by `policy`.
+#[derive(Clone, Debug)]
+pub struct BuiltinAgent {
+    policy: Policy,
+    rng: GameRng,
+    rows: Vec<[u8; 8]>,
+    game: Option<(Side, State)>,
+}
+
+impl BuiltinAgent {
+    #[must_use]
+    pub fn new(policy: Policy, seed: u64) -> Self {
+        BuiltinAgent {
+            policy,
+            rng: GameRng::new(seed),
+            rows: Vec::new(),
+            game: None,
+        }
+    }
+}
+
+/// The game an agent follows, once READY has started it.
+fn tracked<'a>(
+    game: &'a mut Option<(Side, State)>,
+    line: &str,
+) -> Result<(Side, &'a mut State), AgentError> {
+    match game {
+        Some((side, state)) => Ok((*side, state)),
+        None => Err(AgentError::new(format!("{line:?} before READY"))),
+    }
+}
+
+impl ProtocolAgent for BuiltinAgent {
+    fn respond(&mut self, line: &str) -> Result<Option<String>, AgentError> {
+        let parsed: JudgeLine = line
+            .parse()
+            .map_err(|e| AgentError::new(format!("{e}: {line:?}")))?;
+        match parsed {
+            JudgeLine::Values(row) => {
+                if self.game.is_some() || self.rows.len() == 8 {
+                    return Err(AgentError::new(format!("unexpected value line {line:?}")));
+                }
+                self.rows.push(row);
+                Ok(None)
+            }
+            JudgeLine::Ready(side) => {
+                let rows: [[u8; 8]; 8] = self.rows.as_slice().try_into().map_err(|_| {
+                    AgentError::new(format!("READY after {} value lines", self.rows.len()))
+                })?;
+                let values = Values::from_rows(rows).expect("the protocol checked each value");
+                self.game = Some((side, State::new(values)));
+                Ok(Some(AgentLine::Ok.to_string()))
+            }
+            JudgeLine::Turn { .. } => {
+                let (me, state) = tracked(&mut self.game, line)?;
+                if state.side_to_move() != me || state.is_over() {
+                    return Err(AgentError::new(format!("{line:?} out of turn")));
+                }
+                let mv = choose(self.policy, state, &mut self.rng);
+                state.play_unchecked(mv);
+                Ok(Some(AgentLine::Move(mv).to_string()))
+            }
+            JudgeLine::Opp { mv, .. } => {
+                let (me, state) = tracked(&mut self.game, line)?;
+                if state.side_to_move() == me {
+                    return Err(AgentError::new(format!("{line:?} out of turn")));
+                }
+                state
+                    .play(mv)
+                    .map_err(|e| AgentError::new(format!("{e}: {line:?}")))?;
+                Ok(None)
+            }
+            JudgeLine::Finish => Ok(None),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn start(agent: &mut BuiltinAgent, side: Side, row: &str) {
+        for _ in 0..8 {
+            assert_eq!(agent.respond(row).unwrap(), None);
+        }
+        let ready = JudgeLine::Ready(side).to_string();
+        assert_eq!(agent.respond(&ready).unwrap().as_deref(), Some("OK"));
+    }
+
+    #[test]
+    fn greedy_takes_the_richest_domino() {
+        let mut agent = BuiltinAgent::new(Policy::Greedy, 3);
+        for x in 1..=8 {
+            let row = if x == 5 {
+                "0 0 0 2 3 1 0 0"
+            } else {
+                "0 0 0 0 0 0 0 0"
+            };
+            agent.respond(row).unwrap();
+        }
+        agent.respond("READY FIRST").unwrap();
+        // 2 + 3 at (5,4)-(5,5) beats 3 + 1 at (5,5)-(5,6).
+        assert_eq!(
+            agent.respond("TURN 10000 10000").unwrap().as_deref(),
+            Some("MOVE 5 4")
+        );
+    }
+
+    #[test]
+    fn agents_pass_only_without_placements() {
+        let rows = ["hh.hh.hh"; 8].join("/");
+        let position =
+            |side: &str| -> State { format!("{} {rows} {side} 0", Values::ZERO).parse().unwrap() };
+        let stuck = position("first");
+        assert_eq!(stuck.placements(Side::First), 0);
+        assert!(!stuck.is_over());
+        let free = position("second");
+        for policy in [Policy::Random, Policy::Greedy] {
+            let mut rng = GameRng::new(9);
+            assert_eq!(choose(policy, &stuck, &mut rng), Move::Pass);
+            for _ in 0..50 {
+                let Move::Place(anchor) = choose(policy, &free, &mut rng) else {
+                    panic!("{policy:?} passed with placements left");
+                };
+                assert!([3, 6].contains(&anchor.y()), "{anchor}");
+            }
+        }
+    }
+
+    #[test]
+    fn random_covers_every_placement() {
+        let state = State::new(Values::ZERO);
+        let mut rng = GameRng::new(4);
+        let mut seen = 0u64;
+        for _ in 0..2000 {
+            if let Move::Place(anchor) = choose(Policy::Random, &state, &mut rng) {
+                seen |= anchor.bit();
+            }
+        }
+        assert_eq!(seen, state.placements(Side::First));
+    }
+
+    #[test]
+    fn agents_reject_lines_out_of_order() {
+        let mut agent = BuiltinAgent::new(Policy::Random, 1);
+        assert!(agent.respond("TURN 1 1").is_err());
+        let mut agent = BuiltinAgent::new(Policy::Random, 1);
+        assert!(agent.respond("READY FIRST").is_err());
+        let mut agent = BuiltinAgent::new(Policy::Random, 1);
+        start(&mut agent, Side::First, "0 0 0 0 0 0 0 0");
+        assert!(agent.respond("OPP 1 1 1").is_err());
+        assert!(agent.respond("bogus").is_err());
+    }
+}

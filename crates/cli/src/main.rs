@@ -1,0 +1,286 @@
+//! `versus`: play games between agent programs and built-in agents.
+
+use std::fs;
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+use anyhow::{anyhow, bail, Context, Result};
+use clap::{Args, Parser, Subcommand};
+use versus_core::{replay, BySide, Game, GameConfig, Outcome, RecordLine, Side, TimeControl};
+use versus_judge::{read_record, run_game, AgentSpec, Limits, RecordWriter};
+
+#[derive(Debug, Parser)]
+#[command(name = "versus", version, about = "An arena for two-player game AIs")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// List the games and their built-in agents.
+    Games,
+    /// Play one game; the first agent named plays first.
+    Match(MatchArgs),
+    /// Run a built-in agent on standard input and output, for any judge.
+    Agent {
+        /// The game, e.g. bacteria-war.
+        game: String,
+        /// The built-in agent, e.g. greedy.
+        name: String,
+        /// The seed of the agent's own randomness.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+    },
+    /// Count Bacteria War move paths from a position (perft).
+    Perft {
+        /// Count up to this depth, printing every depth on the way.
+        #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(1..=12))]
+        depth: u32,
+        /// The position as rows 1..7 separated by `/` (`.` empty, `O` first,
+        /// `X` second) and the side to move; the start position by default.
+        #[arg(long)]
+        position: Option<String>,
+        /// Also print the count below each move at the last depth.
+        #[arg(long)]
+        divide: bool,
+    },
+    /// Re-simulate a game record and check that it reaches its recorded outcome.
+    Replay {
+        /// A record written by `versus match --record`.
+        file: PathBuf,
+    },
+}
+
+#[derive(Debug, Args)]
+struct MatchArgs {
+    /// The game, e.g. bacteria-war (see `versus games`).
+    game: String,
+    /// The first player: `builtin:NAME` or a shell command line.
+    first: String,
+    /// The second player: `builtin:NAME` or a shell command line.
+    second: String,
+    /// The seed of every random choice of the judge (random by default; printed).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Each player's time for the whole game, in ms.
+    #[arg(long, default_value_t = TimeControl::CONTEST.game_ms)]
+    time_ms: u64,
+    /// The time to answer READY, in ms (not taken from the game time).
+    #[arg(long, default_value_t = TimeControl::CONTEST.ready_ms)]
+    ready_ms: u64,
+    /// An explicit game input instead of seeded draws (Connexion: two lines of
+    /// 32 tiles; Domineering: 8 lines of 8 cell values).
+    #[arg(long)]
+    input: Option<PathBuf>,
+    /// Write the game record (JSON lines) to this file as the game goes.
+    #[arg(long)]
+    record: Option<PathBuf>,
+    /// The working directory of the first player's program.
+    #[arg(long)]
+    cwd1: Option<PathBuf>,
+    /// The working directory of the second player's program.
+    #[arg(long)]
+    cwd2: Option<PathBuf>,
+    /// Print the result as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Games => games(),
+        Command::Match(args) => play_match(&args),
+        Command::Agent { game, name, seed } => agent(&game, &name, seed),
+        Command::Perft { depth, position, divide } => perft(depth, position.as_deref(), divide),
+        Command::Replay { file } => replay_file(&file),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("versus: {error:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn find_game(name: &str) -> Result<&'static dyn Game> {
+    versus_games::find(name)
+        .ok_or_else(|| anyhow!("unknown game {name:?} (the games are: {})", versus_games::names()))
+}
+
+fn games() -> Result<()> {
+    let mut out = io::stdout().lock();
+    for game in versus_games::all() {
+        writeln!(out, "{:<14} {:<16} agents: {}", game.name(), game.title(), game.agent_names().join(", "))?;
+    }
+    Ok(())
+}
+
+fn play_match(args: &MatchArgs) -> Result<()> {
+    let game = find_game(&args.game)?;
+    let seed = args.seed.unwrap_or_else(|| {
+        let now = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default();
+        // The low bits of the clock are enough to vary games run by hand.
+        (now.as_nanos() as u64) % 1_000_000_000
+    });
+    let input = match &args.input {
+        Some(path) => Some(
+            fs::read_to_string(path).with_context(|| format!("cannot read the input file {}", path.display()))?,
+        ),
+        None => None,
+    };
+    let config = GameConfig { seed, time: TimeControl { game_ms: args.time_ms, ready_ms: args.ready_ms }, input };
+    let agents = BySide::new(
+        AgentSpec::parse(&args.first, args.cwd1.clone(), seed.wrapping_mul(2).wrapping_add(1)),
+        AgentSpec::parse(&args.second, args.cwd2.clone(), seed.wrapping_mul(2).wrapping_add(2)),
+    );
+    for (spec, flag) in [(&agents.first, "--cwd1"), (&agents.second, "--cwd2")] {
+        if matches!(spec, AgentSpec::Builtin { .. }) && args.cwd1.is_some() && flag == "--cwd1"
+            || matches!(spec, AgentSpec::Builtin { .. }) && args.cwd2.is_some() && flag == "--cwd2"
+        {
+            bail!("{flag} is for a program; a built-in agent has no working directory");
+        }
+    }
+    let mut writer = match &args.record {
+        Some(path) => Some(
+            RecordWriter::create(path).with_context(|| format!("cannot create the record {}", path.display()))?,
+        ),
+        None => None,
+    };
+    let mut lines = Vec::new();
+    let outcome = run_game(game, &config, &agents, &Limits::default(), &mut |line| {
+        if let Some(writer) = &mut writer {
+            writer.write(&line);
+        }
+        lines.push(line);
+    })?;
+    if let Some(writer) = writer {
+        writer.finish().context("cannot write the record")?;
+    }
+    let used = time_used(&lines);
+    if args.json {
+        let summary = serde_json::json!({
+            "game": game.name(),
+            "seed": seed,
+            "agents": agents.as_ref().map(AgentSpec::label),
+            "time_used_ms": used,
+            "outcome": outcome,
+        });
+        println!("{summary}");
+    } else {
+        print_summary(game, seed, &config, &agents, &outcome, used)?;
+    }
+    Ok(())
+}
+
+/// The thinking time of each side: the sum of its reply times, in ms.
+fn time_used(lines: &[RecordLine]) -> BySide<u64> {
+    let mut used = BySide::new(0u64, 0u64);
+    for line in lines {
+        if let RecordLine::Recv { side, elapsed_ns, .. } = line {
+            used[*side] += elapsed_ns;
+        }
+    }
+    used.map(|ns| ns / 1_000_000)
+}
+
+fn print_summary(
+    game: &dyn Game,
+    seed: u64,
+    config: &GameConfig,
+    agents: &BySide<AgentSpec>,
+    outcome: &Outcome,
+    used: BySide<u64>,
+) -> Result<()> {
+    let mut out = io::stdout().lock();
+    writeln!(out, "{}, seed {seed}, {} ms per player", game.title(), config.time.game_ms)?;
+    for side in Side::BOTH {
+        let verdict = outcome.faults[side].as_ref().map_or_else(|| "-".to_owned(), ToString::to_string);
+        writeln!(
+            out,
+            "  {:<6}  {:<28}  score {:>6}  time {:>6} ms  {verdict}",
+            side,
+            agents[side].label(),
+            outcome.scores[side],
+            used[side],
+        )?;
+    }
+    let winner = match outcome.result.winner() {
+        Some(side) => format!("{side} player wins ({})", agents[side].label()),
+        None => "draw".to_owned(),
+    };
+    writeln!(out, "result {}: {winner}", outcome.result)?;
+    Ok(())
+}
+
+fn agent(game: &str, name: &str, seed: u64) -> Result<()> {
+    let game = find_game(game)?;
+    let mut agent = game.agent(name, seed).ok_or_else(|| {
+        anyhow!("{} has no built-in agent {name:?} (it has: {})", game.name(), game.agent_names().join(", "))
+    })?;
+    versus_core::run_stdio(agent.as_mut(), io::stdin().lock(), io::stdout().lock())
+        .context("the agent stopped")
+}
+
+fn perft(depth: u32, position: Option<&str>, divide: bool) -> Result<()> {
+    use versus_bacteria::State;
+    let state: State = match position {
+        Some(text) => text.parse().map_err(|e| anyhow!("bad position {text:?}: {e}"))?,
+        None => State::start(),
+    };
+    let mut out = io::stdout().lock();
+    writeln!(out, "{:>5} {:>16} {:>10} {:>14}", "depth", "nodes", "seconds", "nodes/s")?;
+    for d in 1..=depth {
+        let start = Instant::now();
+        let nodes = versus_bacteria::perft(&state, d);
+        let seconds = start.elapsed().as_secs_f64();
+        let rate = if seconds > 0.0 { nodes as f64 / seconds } else { f64::NAN };
+        writeln!(out, "{d:>5} {nodes:>16} {seconds:>10.3} {rate:>14.0}")?;
+        out.flush()?;
+    }
+    if divide {
+        for (mv, nodes) in versus_bacteria::perft_divide(&state, depth) {
+            writeln!(out, "{mv} {nodes}")?;
+        }
+    }
+    Ok(())
+}
+
+fn replay_file(path: &PathBuf) -> Result<()> {
+    let text = fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let lines = read_record(&text).map_err(|e| anyhow!("{}: {e}", path.display()))?;
+    let Some(RecordLine::Header(header)) = lines.first() else {
+        bail!("{}: the record does not start with a header", path.display());
+    };
+    let game = find_game(&header.game)?;
+    if header.rules_version != game.rules_version() {
+        bail!(
+            "the record is of {} rules version {}, this build has version {}",
+            game.name(),
+            header.rules_version,
+            game.rules_version()
+        );
+    }
+    let mut referee = game.referee(&header.config)?;
+    let outcome = replay(referee.as_mut(), &lines).map_err(|e| anyhow!("{}: {e}", path.display()))?;
+    match lines.iter().rev().find_map(|l| match l {
+        RecordLine::Footer { outcome } => Some(outcome),
+        _ => None,
+    }) {
+        Some(recorded) if *recorded == outcome => {
+            println!("{}: replays to the recorded outcome {}", path.display(), outcome.result);
+            Ok(())
+        }
+        Some(recorded) => bail!(
+            "{}: replays to {} but the record says {}",
+            path.display(),
+            outcome.result,
+            recorded.result
+        ),
+        None => bail!("{}: the record has no footer (the game did not finish)", path.display()),
+    }
+}

@@ -549,7 +549,7 @@ fn bad_inputs_are_config_errors() {
 
 #[test]
 fn conformance() {
-    versus_core::conformance::check_game(&GAME, 50);
+    versus_core::conformance::check_game(&GAME, 200);
 }
 
 // -------------------------------------------------------------------- agents

@@ -42,7 +42,7 @@ pub fn play_builtin(
         let agent = game
             .agent(name, seed)
             .unwrap_or_else(|| panic!("{} has no agent {name}", game.name()));
-        LocalEndpoint::new(agent)
+        SteadyClock(LocalEndpoint::new(agent))
     };
     let mut endpoints = agents.map(make);
     play_endpoints(

@@ -118,7 +118,7 @@ fn transcript_ready_both_fail() {
 /// in-process agent for over 1 ms (seen about once in 1,500 games here).
 #[test]
 fn conformance_suite() {
-    check_game(&GAME, 30);
+    check_game(&GAME, 300);
 }
 
 #[test]

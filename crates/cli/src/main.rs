@@ -11,6 +11,8 @@ use clap::{Args, Parser, Subcommand};
 use versus_core::{replay, BySide, Game, GameConfig, Outcome, RecordLine, Side, TimeControl};
 use versus_judge::{read_record, run_game, AgentSpec, Limits, RecordWriter};
 
+mod connexion_tool;
+
 #[derive(Debug, Parser)]
 #[command(name = "versus", version, about = "An arena for two-player game AIs")]
 struct Cli {
@@ -52,6 +54,8 @@ enum Command {
         /// A record written by `versus match --record`.
         file: PathBuf,
     },
+    /// Play one game of Connexion with the public testing tool's flags and log.
+    ConnexionTool(connexion_tool::ConnexionToolArgs),
 }
 
 #[derive(Debug, Args)]
@@ -95,8 +99,13 @@ fn main() -> ExitCode {
         Command::Games => games(),
         Command::Match(args) => play_match(&args),
         Command::Agent { game, name, seed } => agent(&game, &name, seed),
-        Command::Perft { depth, position, divide } => perft(depth, position.as_deref(), divide),
+        Command::Perft {
+            depth,
+            position,
+            divide,
+        } => perft(depth, position.as_deref(), divide),
         Command::Replay { file } => replay_file(&file),
+        Command::ConnexionTool(args) => connexion_tool::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -108,14 +117,24 @@ fn main() -> ExitCode {
 }
 
 fn find_game(name: &str) -> Result<&'static dyn Game> {
-    versus_games::find(name)
-        .ok_or_else(|| anyhow!("unknown game {name:?} (the games are: {})", versus_games::names()))
+    versus_games::find(name).ok_or_else(|| {
+        anyhow!(
+            "unknown game {name:?} (the games are: {})",
+            versus_games::names()
+        )
+    })
 }
 
 fn games() -> Result<()> {
     let mut out = io::stdout().lock();
     for game in versus_games::all() {
-        writeln!(out, "{:<14} {:<16} agents: {}", game.name(), game.title(), game.agent_names().join(", "))?;
+        writeln!(
+            out,
+            "{:<14} {:<16} agents: {}",
+            game.name(),
+            game.title(),
+            game.agent_names().join(", ")
+        )?;
     }
     Ok(())
 }
@@ -123,31 +142,52 @@ fn games() -> Result<()> {
 fn play_match(args: &MatchArgs) -> Result<()> {
     let game = find_game(&args.game)?;
     let seed = args.seed.unwrap_or_else(|| {
-        let now = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default();
+        let now = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .unwrap_or_default();
         // The low bits of the clock are enough to vary games run by hand.
         (now.as_nanos() as u64) % 1_000_000_000
     });
     let input = match &args.input {
         Some(path) => Some(
-            fs::read_to_string(path).with_context(|| format!("cannot read the input file {}", path.display()))?,
+            fs::read_to_string(path)
+                .with_context(|| format!("cannot read the input file {}", path.display()))?,
         ),
         None => None,
     };
-    let config = GameConfig { seed, time: TimeControl { game_ms: args.time_ms, ready_ms: args.ready_ms }, input };
+    let config = GameConfig {
+        seed,
+        time: TimeControl {
+            game_ms: args.time_ms,
+            ready_ms: args.ready_ms,
+        },
+        input,
+    };
     let agents = BySide::new(
-        AgentSpec::parse(&args.first, args.cwd1.clone(), seed.wrapping_mul(2).wrapping_add(1)),
-        AgentSpec::parse(&args.second, args.cwd2.clone(), seed.wrapping_mul(2).wrapping_add(2)),
+        AgentSpec::parse(
+            &args.first,
+            args.cwd1.clone(),
+            seed.wrapping_mul(2).wrapping_add(1),
+        ),
+        AgentSpec::parse(
+            &args.second,
+            args.cwd2.clone(),
+            seed.wrapping_mul(2).wrapping_add(2),
+        ),
     );
-    for (spec, flag) in [(&agents.first, "--cwd1"), (&agents.second, "--cwd2")] {
-        if matches!(spec, AgentSpec::Builtin { .. }) && args.cwd1.is_some() && flag == "--cwd1"
-            || matches!(spec, AgentSpec::Builtin { .. }) && args.cwd2.is_some() && flag == "--cwd2"
-        {
+    let cwds = [
+        (&agents.first, &args.cwd1, "--cwd1"),
+        (&agents.second, &args.cwd2, "--cwd2"),
+    ];
+    for (spec, cwd, flag) in cwds {
+        if matches!(spec, AgentSpec::Builtin { .. }) && cwd.is_some() {
             bail!("{flag} is for a program; a built-in agent has no working directory");
         }
     }
     let mut writer = match &args.record {
         Some(path) => Some(
-            RecordWriter::create(path).with_context(|| format!("cannot create the record {}", path.display()))?,
+            RecordWriter::create(path)
+                .with_context(|| format!("cannot create the record {}", path.display()))?,
         ),
         None => None,
     };
@@ -178,14 +218,17 @@ fn play_match(args: &MatchArgs) -> Result<()> {
 }
 
 /// The thinking time of each side: the sum of its reply times, in ms.
-fn time_used(lines: &[RecordLine]) -> BySide<u64> {
+fn time_used(lines: &[RecordLine]) -> BySide<f64> {
     let mut used = BySide::new(0u64, 0u64);
     for line in lines {
-        if let RecordLine::Recv { side, elapsed_ns, .. } = line {
+        if let RecordLine::Recv {
+            side, elapsed_ns, ..
+        } = line
+        {
             used[*side] += elapsed_ns;
         }
     }
-    used.map(|ns| ns / 1_000_000)
+    used.map(|ns| ns as f64 / 1e6)
 }
 
 fn print_summary(
@@ -194,15 +237,22 @@ fn print_summary(
     config: &GameConfig,
     agents: &BySide<AgentSpec>,
     outcome: &Outcome,
-    used: BySide<u64>,
+    used: BySide<f64>,
 ) -> Result<()> {
     let mut out = io::stdout().lock();
-    writeln!(out, "{}, seed {seed}, {} ms per player", game.title(), config.time.game_ms)?;
+    writeln!(
+        out,
+        "{}, seed {seed}, {} ms per player",
+        game.title(),
+        config.time.game_ms
+    )?;
     for side in Side::BOTH {
-        let verdict = outcome.faults[side].as_ref().map_or_else(|| "-".to_owned(), ToString::to_string);
+        let verdict = outcome.faults[side]
+            .as_ref()
+            .map_or_else(|| "-".to_owned(), ToString::to_string);
         writeln!(
             out,
-            "  {:<6}  {:<28}  score {:>6}  time {:>6} ms  {verdict}",
+            "  {:<6}  {:<28}  score {:>6}  time {:>9.1} ms  {verdict}",
             side,
             agents[side].label(),
             outcome.scores[side],
@@ -220,7 +270,11 @@ fn print_summary(
 fn agent(game: &str, name: &str, seed: u64) -> Result<()> {
     let game = find_game(game)?;
     let mut agent = game.agent(name, seed).ok_or_else(|| {
-        anyhow!("{} has no built-in agent {name:?} (it has: {})", game.name(), game.agent_names().join(", "))
+        anyhow!(
+            "{} has no built-in agent {name:?} (it has: {})",
+            game.name(),
+            game.agent_names().join(", ")
+        )
     })?;
     versus_core::run_stdio(agent.as_mut(), io::stdin().lock(), io::stdout().lock())
         .context("the agent stopped")
@@ -229,16 +283,26 @@ fn agent(game: &str, name: &str, seed: u64) -> Result<()> {
 fn perft(depth: u32, position: Option<&str>, divide: bool) -> Result<()> {
     use versus_bacteria::State;
     let state: State = match position {
-        Some(text) => text.parse().map_err(|e| anyhow!("bad position {text:?}: {e}"))?,
+        Some(text) => text
+            .parse()
+            .map_err(|e| anyhow!("bad position {text:?}: {e}"))?,
         None => State::start(),
     };
     let mut out = io::stdout().lock();
-    writeln!(out, "{:>5} {:>16} {:>10} {:>14}", "depth", "nodes", "seconds", "nodes/s")?;
+    writeln!(
+        out,
+        "{:>5} {:>16} {:>10} {:>14}",
+        "depth", "nodes", "seconds", "nodes/s"
+    )?;
     for d in 1..=depth {
         let start = Instant::now();
         let nodes = versus_bacteria::perft(&state, d);
         let seconds = start.elapsed().as_secs_f64();
-        let rate = if seconds > 0.0 { nodes as f64 / seconds } else { f64::NAN };
+        let rate = if seconds > 0.0 {
+            nodes as f64 / seconds
+        } else {
+            f64::NAN
+        };
         writeln!(out, "{d:>5} {nodes:>16} {seconds:>10.3} {rate:>14.0}")?;
         out.flush()?;
     }
@@ -251,10 +315,14 @@ fn perft(depth: u32, position: Option<&str>, divide: bool) -> Result<()> {
 }
 
 fn replay_file(path: &PathBuf) -> Result<()> {
-    let text = fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let text =
+        fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
     let lines = read_record(&text).map_err(|e| anyhow!("{}: {e}", path.display()))?;
     let Some(RecordLine::Header(header)) = lines.first() else {
-        bail!("{}: the record does not start with a header", path.display());
+        bail!(
+            "{}: the record does not start with a header",
+            path.display()
+        );
     };
     let game = find_game(&header.game)?;
     if header.rules_version != game.rules_version() {
@@ -266,13 +334,18 @@ fn replay_file(path: &PathBuf) -> Result<()> {
         );
     }
     let mut referee = game.referee(&header.config)?;
-    let outcome = replay(referee.as_mut(), &lines).map_err(|e| anyhow!("{}: {e}", path.display()))?;
+    let outcome =
+        replay(referee.as_mut(), &lines).map_err(|e| anyhow!("{}: {e}", path.display()))?;
     match lines.iter().rev().find_map(|l| match l {
         RecordLine::Footer { outcome } => Some(outcome),
         _ => None,
     }) {
         Some(recorded) if *recorded == outcome => {
-            println!("{}: replays to the recorded outcome {}", path.display(), outcome.result);
+            println!(
+                "{}: replays to the recorded outcome {}",
+                path.display(),
+                outcome.result
+            );
             Ok(())
         }
         Some(recorded) => bail!(
@@ -281,6 +354,9 @@ fn replay_file(path: &PathBuf) -> Result<()> {
             outcome.result,
             recorded.result
         ),
-        None => bail!("{}: the record has no footer (the game did not finish)", path.display()),
+        None => bail!(
+            "{}: the record has no footer (the game did not finish)",
+            path.display()
+        ),
     }
 }

@@ -7,7 +7,10 @@ const VERSUS: &str = env!("CARGO_BIN_EXE_versus");
 const GAMES: [&str; 4] = ["bacteria-war", "domineering", "connexion", "betris-large"];
 
 fn versus(args: &[&str]) -> Output {
-    Command::new(VERSUS).args(args).output().expect("versus runs")
+    Command::new(VERSUS)
+        .args(args)
+        .output()
+        .expect("versus runs")
 }
 
 fn stdout(output: &Output) -> String {
@@ -80,7 +83,11 @@ fn the_child_process_path_plays_the_same_game_as_the_in_process_path() {
         let first = format!("{VERSUS} agent {game} greedy --seed {}", 2 * seed + 1);
         let second = format!("{VERSUS} agent {game} random --seed {}", 2 * seed + 2);
         for (record, a, b) in [
-            (&in_process, "builtin:greedy".to_owned(), "builtin:random".to_owned()),
+            (
+                &in_process,
+                "builtin:greedy".to_owned(),
+                "builtin:random".to_owned(),
+            ),
             (&as_child, first, second),
         ] {
             let output = versus(&[
@@ -104,7 +111,15 @@ fn the_child_process_path_plays_the_same_game_as_the_in_process_path() {
 
 #[test]
 fn json_output_is_one_parsable_object() {
-    let output = versus(&["match", "domineering", "builtin:greedy", "builtin:greedy", "--seed", "1", "--json"]);
+    let output = versus(&[
+        "match",
+        "domineering",
+        "builtin:greedy",
+        "builtin:greedy",
+        "--seed",
+        "1",
+        "--json",
+    ]);
     assert!(output.status.success(), "{}", stderr(&output));
     let value: serde_json::Value = serde_json::from_str(stdout(&output).trim()).unwrap();
     assert_eq!(value["game"], "domineering");
@@ -115,20 +130,47 @@ fn json_output_is_one_parsable_object() {
 #[test]
 fn bad_input_is_a_clear_error_and_a_failure_exit() {
     let cases: [(&[&str], &str); 6] = [
-        (&["match", "chess", "builtin:random", "builtin:random"], "unknown game \"chess\""),
-        (&["match", "domineering", "builtin:nobody", "builtin:random"], "no built-in agent \"nobody\""),
         (
-            &["match", "domineering", "builtin:random", "builtin:random", "--input", "/nonexistent/input"],
+            &["match", "chess", "builtin:random", "builtin:random"],
+            "unknown game \"chess\"",
+        ),
+        (
+            &["match", "domineering", "builtin:nobody", "builtin:random"],
+            "no built-in agent \"nobody\"",
+        ),
+        (
+            &[
+                "match",
+                "domineering",
+                "builtin:random",
+                "builtin:random",
+                "--input",
+                "/nonexistent/input",
+            ],
             "cannot read the input file",
         ),
-        (&["match", "domineering", "./no-such-bot", "builtin:random", "--seed", "1"], "cannot start"),
+        (
+            &[
+                "match",
+                "domineering",
+                "./no-such-bot",
+                "builtin:random",
+                "--seed",
+                "1",
+            ],
+            "cannot start",
+        ),
         (&["agent", "connexion", "nobody"], "no built-in agent"),
         (&["replay", "/nonexistent/record.jsonl"], "cannot read"),
     ];
     for (args, message) in cases {
         let output = versus(args);
         assert_eq!(output.status.code(), Some(1), "{args:?}");
-        assert!(stderr(&output).contains(message), "{args:?}: {}", stderr(&output));
+        assert!(
+            stderr(&output).contains(message),
+            "{args:?}: {}",
+            stderr(&output)
+        );
     }
     let bad_flag = versus(&["match", "--speed", "9"]);
     assert_eq!(bad_flag.status.code(), Some(2));
@@ -140,15 +182,22 @@ fn a_corrupt_record_is_refused_with_its_line_number() {
     std::fs::write(&path, "{\"type\":\"header\"}\nnot json\n").unwrap();
     let output = versus(&["replay", path.to_str().unwrap()]);
     assert_eq!(output.status.code(), Some(1));
-    assert!(stderr(&output).contains("record line 1"), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("record line 1"),
+        "{}",
+        stderr(&output)
+    );
 }
 
 #[test]
 fn perft_prints_the_known_counts() {
     let output = versus(&["perft", "--depth", "4"]);
     assert!(output.status.success(), "{}", stderr(&output));
-    let counts: Vec<String> =
-        stdout(&output).lines().skip(1).map(|l| l.split_whitespace().nth(1).unwrap().to_owned()).collect();
+    let counts: Vec<String> = stdout(&output)
+        .lines()
+        .skip(1)
+        .map(|l| l.split_whitespace().nth(1).unwrap().to_owned())
+        .collect();
     assert_eq!(counts, ["16", "256", "6460", "155888"]);
     let bad = versus(&["perft", "--position", "nonsense"]);
     assert_eq!(bad.status.code(), Some(1));

@@ -121,7 +121,7 @@ impl GameResult {
 
 impl fmt::Display for GameResult {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.notation())
+        f.pad(self.notation())
     }
 }
 

@@ -1,0 +1,68 @@
+//! Bacteria War (ALPHANO problem 1): 7x7 Ataxx without blockers, for the versus arena.
+//!
+//! - [`rules`]: the game on bitboards, with [`perft`].
+//! - [`protocol`]: every line of the conversation as a typed value.
+//! - [`referee`]: the judge's side of one game (clocks rounded up, as ALPHANO does).
+//! - [`agents`]: the built-in `random` and `greedy` players.
+//!
+//! A game config's `input`, when given, is the start position in the format of
+//! [`State`]'s `Display` (`O.....X/......./.../X.....O O`, optionally followed
+//! by the turns already played). The built-in agents always assume the
+//! standard start.
+
+pub mod agents;
+pub mod protocol;
+pub mod referee;
+pub mod rules;
+
+pub use rules::{perft, perft_divide, Move, Square, State};
+
+use versus_core::{ConfigError, Game, GameConfig, ProtocolAgent, Referee};
+
+use crate::agents::{BuiltinAgent, Policy};
+use crate::referee::BacteriaReferee;
+
+/// Bacteria War in the game registry.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BacteriaGame;
+
+/// The registry entry.
+pub static GAME: BacteriaGame = BacteriaGame;
+
+impl Game for BacteriaGame {
+    fn name(&self) -> &'static str {
+        "bacteria-war"
+    }
+
+    fn title(&self) -> &'static str {
+        "Bacteria War"
+    }
+
+    fn rules_version(&self) -> &'static str {
+        "1"
+    }
+
+    fn referee(&self, config: &GameConfig) -> Result<Box<dyn Referee>, ConfigError> {
+        let start = match &config.input {
+            None => State::start(),
+            Some(text) => text
+                .trim()
+                .parse()
+                .map_err(|e| ConfigError(format!("start position: {e}")))?,
+        };
+        Ok(Box::new(BacteriaReferee::new(start, config.time)))
+    }
+
+    fn agent_names(&self) -> &'static [&'static str] {
+        &["random", "greedy"]
+    }
+
+    fn agent(&self, name: &str, seed: u64) -> Option<Box<dyn ProtocolAgent>> {
+        let policy = match name {
+            "random" => Policy::Random,
+            "greedy" => Policy::Greedy,
+            _ => return None,
+        };
+        Some(Box::new(BuiltinAgent::new(policy, seed)))
+    }
+}

@@ -6,7 +6,12 @@ use versus_core::Game;
 /// All games, in the order they are listed to users.
 #[must_use]
 pub fn all() -> [&'static dyn Game; 4] {
-    [&versus_bacteria::GAME, &versus_domineering::GAME, &versus_connexion::GAME, &versus_betris::GAME]
+    [
+        &versus_bacteria::GAME,
+        &versus_domineering::GAME,
+        &versus_connexion::GAME,
+        &versus_betris::GAME,
+    ]
 }
 
 /// The game called `name`.
@@ -30,11 +35,18 @@ mod tests {
         for game in all() {
             assert_eq!(find(game.name()).map(|g| g.title()), Some(game.title()));
             for agent in ["random", "greedy"] {
-                assert!(game.agent_names().contains(&agent), "{} lacks {agent}", game.name());
+                assert!(
+                    game.agent_names().contains(&agent),
+                    "{} lacks {agent}",
+                    game.name()
+                );
                 assert!(game.agent(agent, 1).is_some());
             }
         }
         assert!(find("chess").is_none());
-        assert_eq!(names(), "bacteria-war, domineering, connexion, betris-large");
+        assert_eq!(
+            names(),
+            "bacteria-war, domineering, connexion, betris-large"
+        );
     }
 }

@@ -52,7 +52,7 @@ fn main() -> ExitCode {
             let me = std::env::current_exe().expect("own path");
             let error = Command::new("sh")
                 .arg("-c")
-                .arg("trap '' TERM; exec \"$0\" linger")
+                .arg("trap '' TERM; exec \"$0\" linger ignoring-term")
                 .arg(me)
                 .exec();
             eprintln!("exec failed: {error}");

@@ -272,6 +272,8 @@ fn ignoring_sigterm_gets_sigkill() {
     );
     // Two grace periods (exit, then TERM) before the KILL.
     assert_within(&played, 1_000);
+    // It re-executes itself with SIGTERM ignored, under another command line.
+    assert_none_alive(&format!("{TESTKIT} linger ignoring-term"));
 }
 
 #[test]

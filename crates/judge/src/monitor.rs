@@ -174,12 +174,12 @@ pub fn adopt_orphans() {
 
 /// The judge's children whose environment carries `VERSUS_AGENT=marker`.
 fn adopted_orphans(marker: &str) -> Vec<i32> {
-    let needle = format!("VERSUS_AGENT={marker}\0");
+    let needle = format!("VERSUS_AGENT={marker}");
     children_of(getpid().as_raw_nonzero().get())
         .into_iter()
         .filter(|pid| {
             fs::read(format!("/proc/{pid}/environ"))
-                .is_ok_and(|env| env.windows(needle.len()).any(|w| w == needle.as_bytes()))
+                .is_ok_and(|env| env.split(|&b| b == 0).any(|var| var == needle.as_bytes()))
         })
         .collect()
 }

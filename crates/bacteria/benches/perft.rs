@@ -9,10 +9,8 @@ use versus_bacteria::{perft, State};
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if let Some(at) = args.iter().position(|a| a == "--depth") {
-        let depth: u32 = args
-            .get(at + 1)
-            .and_then(|d| d.parse().ok())
-            .expect("--depth takes a number");
+        let depth: u32 =
+            args.get(at + 1).and_then(|d| d.parse().ok()).expect("--depth takes a number");
         let state: State = match args.iter().position(|a| a == "--position") {
             Some(at) => args[at + 1].parse().expect("--position takes a position"),
             None => State::start(),

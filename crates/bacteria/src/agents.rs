@@ -29,12 +29,7 @@ impl BuiltinAgent {
     /// An agent whose random choices come from `GameRng::new(seed)`.
     #[must_use]
     pub fn new(policy: Policy, seed: u64) -> Self {
-        BuiltinAgent {
-            policy,
-            rng: GameRng::new(seed),
-            state: State::start(),
-            side: None,
-        }
+        BuiltinAgent { policy, rng: GameRng::new(seed), state: State::start(), side: None }
     }
 
     fn choose(&mut self) -> Move {
@@ -75,9 +70,7 @@ impl BuiltinAgent {
     }
 
     fn turn(&mut self) -> Result<String, AgentError> {
-        let me = self
-            .side
-            .ok_or_else(|| AgentError::new("TURN before READY"))?;
+        let me = self.side.ok_or_else(|| AgentError::new("TURN before READY"))?;
         if self.state.side_to_move() != me || self.state.is_over() {
             return Err(AgentError::new(format!(
                 "TURN when this agent cannot move in {}",
@@ -102,9 +95,8 @@ impl BuiltinAgent {
 
 impl ProtocolAgent for BuiltinAgent {
     fn respond(&mut self, line: &str) -> Result<Option<String>, AgentError> {
-        let parsed: JudgeLine = line
-            .parse()
-            .map_err(|e| AgentError::new(format!("{line:?}: {e}")))?;
+        let parsed: JudgeLine =
+            line.parse().map_err(|e| AgentError::new(format!("{line:?}: {e}")))?;
         match parsed {
             JudgeLine::Ready(side) => {
                 self.side = Some(side);
@@ -130,14 +122,9 @@ mod tests {
     fn greedy_takes_the_biggest_capture() {
         let mut agent = BuiltinAgent::new(Policy::Greedy, 1);
         agent.side = Some(Side::First);
-        agent.state = "O.X..../XX...../......./......./......./......./....... O"
-            .parse()
-            .unwrap();
+        agent.state = "O.X..../XX...../......./......./......./......./....... O".parse().unwrap();
         // Division onto (1,2) captures all three X pieces: +7.
-        assert_eq!(
-            run(&mut agent, "TURN 100 100").as_deref(),
-            Some("MOVE 1 1 1 2")
-        );
+        assert_eq!(run(&mut agent, "TURN 100 100").as_deref(), Some("MOVE 1 1 1 2"));
     }
 
     #[test]
@@ -147,20 +134,12 @@ mod tests {
         assert_eq!(run(&mut agent, "OPP 1 1 3 3 1"), None);
         let reply = run(&mut agent, "TURN 9000 9999").unwrap();
         assert!(reply.starts_with("MOVE "), "{reply}");
-        assert!(
-            agent.respond("OPP 1 1 1 2 1").is_err(),
-            "(1,1) is empty now"
-        );
+        assert!(agent.respond("OPP 1 1 1 2 1").is_err(), "(1,1) is empty now");
 
         let mut stuck = BuiltinAgent::new(Policy::Greedy, 5);
         stuck.side = Some(Side::First);
-        stuck.state = "OXXX.../XXXX.../XXXX.../XXXX.../......./......./....... O"
-            .parse()
-            .unwrap();
-        assert_eq!(
-            run(&mut stuck, "TURN 10 10").as_deref(),
-            Some("MOVE -1 -1 -1 -1")
-        );
+        stuck.state = "OXXX.../XXXX.../XXXX.../XXXX.../......./......./....... O".parse().unwrap();
+        assert_eq!(run(&mut stuck, "TURN 10 10").as_deref(), Some("MOVE -1 -1 -1 -1"));
         assert!(stuck.respond("TURN 10 10").is_err(), "not its turn");
         assert_eq!(run(&mut stuck, "FINISH"), None);
     }

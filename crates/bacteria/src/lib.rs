@@ -45,10 +45,9 @@ impl Game for BacteriaGame {
     fn referee(&self, config: &GameConfig) -> Result<Box<dyn Referee>, ConfigError> {
         let start = match &config.input {
             None => State::start(),
-            Some(text) => text
-                .trim()
-                .parse()
-                .map_err(|e| ConfigError(format!("start position: {e}")))?,
+            Some(text) => {
+                text.trim().parse().map_err(|e| ConfigError(format!("start position: {e}")))?
+            }
         };
         Ok(Box::new(BacteriaReferee::new(start, config.time)))
     }

@@ -57,11 +57,7 @@ pub enum ProtocolError {
     #[error("unknown command {0:?}")]
     UnknownCommand(String),
     #[error("{command} takes {expected} fields, found {found}")]
-    FieldCount {
-        command: &'static str,
-        expected: usize,
-        found: usize,
-    },
+    FieldCount { command: &'static str, expected: usize, found: usize },
     #[error("not an integer: {0:?}")]
     NotANumber(String),
     #[error("coordinate {0} is off the board (expected 1..7, or -1 -1 -1 -1 to pass)")]
@@ -76,11 +72,7 @@ fn fields(command: &'static str, args: &[&str], expected: usize) -> Result<(), P
     if args.len() == expected {
         Ok(())
     } else {
-        Err(ProtocolError::FieldCount {
-            command,
-            expected,
-            found: args.len(),
-        })
+        Err(ProtocolError::FieldCount { command, expected, found: args.len() })
     }
 }
 
@@ -90,24 +82,19 @@ fn integer(text: &str) -> Result<i64, ProtocolError> {
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return Err(ProtocolError::NotANumber(text.to_owned()));
     }
-    text.parse()
-        .map_err(|_| ProtocolError::NotANumber(text.to_owned()))
+    text.parse().map_err(|_| ProtocolError::NotANumber(text.to_owned()))
 }
 
 fn milliseconds(text: &str) -> Result<u64, ProtocolError> {
     if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
         return Err(ProtocolError::NotANumber(text.to_owned()));
     }
-    text.parse()
-        .map_err(|_| ProtocolError::NotANumber(text.to_owned()))
+    text.parse().map_err(|_| ProtocolError::NotANumber(text.to_owned()))
 }
 
 /// The four coordinates of a move.
 fn wire_move(args: &[&str]) -> Result<WireMove, ProtocolError> {
-    let numbers = args
-        .iter()
-        .map(|a| integer(a))
-        .collect::<Result<Vec<i64>, _>>()?;
+    let numbers = args.iter().map(|a| integer(a)).collect::<Result<Vec<i64>, _>>()?;
     if numbers == [-1; 4] {
         return Ok(WireMove::Pass);
     }
@@ -115,10 +102,7 @@ fn wire_move(args: &[&str]) -> Result<WireMove, ProtocolError> {
         return Err(ProtocolError::PartialPass(args.join(" ")));
     }
     let coordinate = |n: i64| {
-        u8::try_from(n)
-            .ok()
-            .filter(|c| (1..=7).contains(c))
-            .ok_or(ProtocolError::OffBoard(n))
+        u8::try_from(n).ok().filter(|c| (1..=7).contains(c)).ok_or(ProtocolError::OffBoard(n))
     };
     let square = |row: i64, col: i64| -> Result<Square, ProtocolError> {
         let (row, col) = (coordinate(row)?, coordinate(col)?);
@@ -159,10 +143,7 @@ impl FromStr for JudgeLine {
             }
             "OPP" => {
                 fields("OPP", &args, 5)?;
-                Ok(JudgeLine::Opp {
-                    mv: wire_move(&args[..4])?,
-                    time: milliseconds(args[4])?,
-                })
+                Ok(JudgeLine::Opp { mv: wire_move(&args[..4])?, time: milliseconds(args[4])? })
             }
             "FINISH" => {
                 fields("FINISH", &args, 0)?;
@@ -225,40 +206,19 @@ mod tests {
         assert_eq!("READY FIRST".parse(), Ok(JudgeLine::Ready(Side::First)));
         assert_eq!(
             "TURN 10000 9999".parse(),
-            Ok(JudgeLine::Turn {
-                my_time: 10_000,
-                opp_time: 9_999
-            })
+            Ok(JudgeLine::Turn { my_time: 10_000, opp_time: 9_999 })
         );
         assert_eq!(
             "OPP 1 1 2 2 1".parse(),
-            Ok(JudgeLine::Opp {
-                mv: WireMove::Cells {
-                    from: sq(1, 1),
-                    to: sq(2, 2)
-                },
-                time: 1
-            })
+            Ok(JudgeLine::Opp { mv: WireMove::Cells { from: sq(1, 1), to: sq(2, 2) }, time: 1 })
         );
-        assert_eq!(
-            "OPP -1 -1 -1 -1 3".parse(),
-            Ok(JudgeLine::Opp {
-                mv: WireMove::Pass,
-                time: 3
-            })
-        );
+        assert_eq!("OPP -1 -1 -1 -1 3".parse(), Ok(JudgeLine::Opp { mv: WireMove::Pass, time: 3 }));
         assert_eq!("FINISH".parse(), Ok(JudgeLine::Finish));
         assert_eq!(
             "MOVE 7 7 5 6".parse(),
-            Ok(AgentLine::Move(WireMove::Cells {
-                from: sq(7, 7),
-                to: sq(5, 6)
-            }))
+            Ok(AgentLine::Move(WireMove::Cells { from: sq(7, 7), to: sq(5, 6) }))
         );
-        assert_eq!(
-            "MOVE -1 -1 -1 -1".parse(),
-            Ok(AgentLine::Move(WireMove::Pass))
-        );
+        assert_eq!("MOVE -1 -1 -1 -1".parse(), Ok(AgentLine::Move(WireMove::Pass)));
         assert_eq!("OK".parse(), Ok(AgentLine::Ok));
     }
 
@@ -274,10 +234,7 @@ mod tests {
             err("MOVE 1 1 2 8"),
             "coordinate 8 is off the board (expected 1..7, or -1 -1 -1 -1 to pass)"
         );
-        assert_eq!(
-            err("MOVE -1 -1 2 2"),
-            "a pass is -1 -1 -1 -1, found -1 -1 2 2"
-        );
+        assert_eq!(err("MOVE -1 -1 2 2"), "a pass is -1 -1 -1 -1, found -1 -1 2 2");
         assert_eq!(err("OK now"), "OK takes 0 fields, found 1");
         assert_eq!(
             "READY THIRD".parse::<JudgeLine>().unwrap_err().to_string(),

@@ -74,10 +74,7 @@ impl BacteriaReferee {
 
     fn finish(&mut self, outcome: Outcome) {
         self.told.push_back(Action::Tell(
-            Side::BOTH
-                .into_iter()
-                .map(|side| (side, JudgeLine::Finish.to_string()))
-                .collect(),
+            Side::BOTH.into_iter().map(|side| (side, JudgeLine::Finish.to_string())).collect(),
         ));
         self.phase = Phase::Over(outcome);
     }
@@ -115,12 +112,8 @@ impl BacteriaReferee {
             Err(fault) => return self.forfeit(mover, fault),
         };
         self.state.play_unchecked(mv);
-        let opp = JudgeLine::Opp {
-            mv: wire,
-            time: charged,
-        };
-        self.told
-            .push_back(Action::Tell(vec![(mover.opponent(), opp.to_string())]));
+        let opp = JudgeLine::Opp { mv: wire, time: charged };
+        self.told.push_back(Action::Tell(vec![(mover.opponent(), opp.to_string())]));
         self.phase = Phase::Play;
     }
 }

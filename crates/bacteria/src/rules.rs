@@ -129,9 +129,7 @@ impl Square {
     /// Chebyshev distance.
     #[must_use]
     pub fn distance(self, other: Square) -> u8 {
-        self.row()
-            .abs_diff(other.row())
-            .max(self.col().abs_diff(other.col()))
+        self.row().abs_diff(other.row()).max(self.col().abs_diff(other.col()))
     }
 }
 
@@ -203,13 +201,8 @@ impl FromStr for Move {
         let digits: Vec<u8> = s.bytes().map(|b| b.wrapping_sub(b'0')).collect::<Vec<_>>();
         let square = |pair: &[u8]| Square::new(pair[0], pair[1]).ok_or_else(error);
         match digits.len() {
-            2 => Ok(Move::Division {
-                to: square(&digits)?,
-            }),
-            4 => Ok(Move::Jump {
-                from: square(&digits[..2])?,
-                to: square(&digits[2..])?,
-            }),
+            2 => Ok(Move::Division { to: square(&digits)? }),
+            4 => Ok(Move::Jump { from: square(&digits[..2])?, to: square(&digits[2..])? }),
             _ => Err(error()),
         }
     }
@@ -267,11 +260,7 @@ impl State {
     #[must_use]
     pub fn start() -> State {
         let at = |row, col| Square::new(row, col).map_or(0, Square::bit);
-        State {
-            pieces: [at(1, 1) | at(7, 7), at(1, 7) | at(7, 1)],
-            to_move: Side::First,
-            turns: 0,
-        }
+        State { pieces: [at(1, 1) | at(7, 7), at(1, 7) | at(7, 1)], to_move: Side::First, turns: 0 }
     }
 
     /// A position from bitboards; they must not overlap or leave the board,
@@ -290,11 +279,7 @@ impl State {
         if turns > MAX_TURNS {
             return Err(PositionError::Turns(turns.to_string()));
         }
-        Ok(State {
-            pieces: [pieces.first, pieces.second],
-            to_move,
-            turns,
-        })
+        Ok(State { pieces: [pieces.first, pieces.second], to_move, turns })
     }
 
     #[must_use]
@@ -309,9 +294,7 @@ impl State {
 
     #[must_use]
     pub fn piece_at(&self, square: Square) -> Option<Side> {
-        Side::BOTH
-            .into_iter()
-            .find(|&side| self.pieces(side) & square.bit() != 0)
+        Side::BOTH.into_iter().find(|&side| self.pieces(side) & square.bit() != 0)
     }
 
     #[must_use]
@@ -375,9 +358,8 @@ impl State {
         }
         let own = self.own();
         let empty = self.empty();
-        let mut moves: Vec<Move> = squares(dilate(own) & empty)
-            .map(|to| Move::Division { to })
-            .collect();
+        let mut moves: Vec<Move> =
+            squares(dilate(own) & empty).map(|to| Move::Division { to }).collect();
         for from in squares(own) {
             moves.extend(squares(JUMPS[from.index()] & empty).map(|to| Move::Jump { from, to }));
         }
@@ -441,8 +423,7 @@ impl State {
     /// The opponent pieces `mv` would capture.
     #[must_use]
     pub fn captures(&self, mv: Move) -> u32 {
-        mv.target()
-            .map_or(0, |to| (NEIGHBOURS[to.index()] & self.opp()).count_ones())
+        mv.target().map_or(0, |to| (NEIGHBOURS[to.index()] & self.opp()).count_ones())
     }
 
     /// The move a wire message `(from, to)` names: a division at distance 1
@@ -583,11 +564,7 @@ fn perft_bits(own: u64, opp: u64, depth: u32) -> u64 {
     if depth == 1 {
         let moves = count_moves(own, empty);
         // No move: a pass, unless the game is over (`own` empty or board full).
-        return if moves == 0 {
-            u64::from(own != 0 && empty != 0)
-        } else {
-            moves
-        };
+        return if moves == 0 { u64::from(own != 0 && empty != 0) } else { moves };
     }
     let mut nodes = 0;
     let mut divisions = dilate(own) & empty;
@@ -796,25 +773,17 @@ mod tests {
         let empty = sq(4, 4).bit();
         assert_eq!(count_moves_sliced(FULL & !empty, empty), 17);
         // Every other cell own: 8 jumps per inner source and one division per empty cell.
-        let checker: u64 = Square::all()
-            .filter(|s| (s.row() + s.col()) % 2 == 0)
-            .fold(0, |b, s| b | s.bit());
-        let jumps: u32 = squares(checker)
-            .map(|from| (JUMPS[from.index()] & !checker).count_ones())
-            .sum();
-        assert_eq!(
-            count_moves_sliced(checker, FULL & !checker),
-            u64::from(jumps + 24)
-        );
+        let checker: u64 =
+            Square::all().filter(|s| (s.row() + s.col()) % 2 == 0).fold(0, |b, s| b | s.bit());
+        let jumps: u32 =
+            squares(checker).map(|from| (JUMPS[from.index()] & !checker).count_ones()).sum();
+        assert_eq!(count_moves_sliced(checker, FULL & !checker), u64::from(jumps + 24));
     }
 
     #[test]
     fn moves_and_positions_round_trip_through_text() {
         let start = State::start();
-        assert_eq!(
-            start.to_string(),
-            "O.....X/......./......./......./......./......./X.....O O"
-        );
+        assert_eq!(start.to_string(), "O.....X/......./......./......./......./......./X.....O O");
         assert_eq!(start.to_string().parse::<State>(), Ok(start));
         let mut later = start;
         later.play(Move::Division { to: sq(2, 2) }).unwrap();
@@ -859,12 +828,7 @@ mod tests {
     #[test]
     fn a_jump_moves_and_a_division_copies() {
         let mut state = State::start();
-        state
-            .play(Move::Jump {
-                from: sq(1, 1),
-                to: sq(3, 3),
-            })
-            .unwrap();
+        state.play(Move::Jump { from: sq(1, 1), to: sq(3, 3) }).unwrap();
         assert_eq!(state.counts(), BySide::new(2, 2));
         assert_eq!(state.piece_at(sq(1, 1)), None);
         assert_eq!(state.piece_at(sq(3, 3)), Some(Side::First));
@@ -876,17 +840,13 @@ mod tests {
 
     #[test]
     fn captures_turn_every_adjacent_opponent_piece() {
-        let mut state: State = "OX...../XX...../......./......./......./......./....... O"
-            .parse()
-            .unwrap();
+        let mut state: State =
+            "OX...../XX...../......./......./......./......./....... O".parse().unwrap();
         assert_eq!(
             state.play(Move::Division { to: sq(2, 2) }),
             Err(IllegalMove(Move::Division { to: sq(2, 2) }))
         );
-        let mv = Move::Jump {
-            from: sq(1, 1),
-            to: sq(3, 2),
-        };
+        let mv = Move::Jump { from: sq(1, 1), to: sq(3, 2) };
         assert_eq!(state.captures(mv), 2);
         state.play(mv).unwrap();
         assert_eq!(

@@ -21,10 +21,7 @@ use versus_core::{
 fn perft_matches_the_test_vectors() {
     let data = include_str!("data/perft.txt");
     let mut checked = 0;
-    for line in data
-        .lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-    {
+    for line in data.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')) {
         let fields: Vec<&str> = line.split_whitespace().collect();
         let [name, board, side, counts @ ..] = &fields[..] else {
             panic!("bad line {line:?}");
@@ -41,28 +38,21 @@ fn perft_matches_the_test_vectors() {
 
 #[test]
 fn perft_divide_adds_up_and_follows_the_move_list() {
-    let state: State = "..X..X./.....X./..O.XXX/X.OX..X/X...OOO/X.....O/.X..... O"
-        .parse()
-        .unwrap();
+    let state: State = "..X..X./.....X./..O.XXX/X.OX..X/X...OOO/X.....O/.X..... O".parse().unwrap();
     let divided = perft_divide(&state, 3);
     let moves: Vec<Move> = divided.iter().map(|&(mv, _)| mv).collect();
     assert_eq!(moves, state.legal_moves());
-    assert_eq!(
-        divided.iter().map(|&(_, n)| n).sum::<u64>(),
-        perft(&state, 3)
-    );
+    assert_eq!(divided.iter().map(|&(_, n)| n).sum::<u64>(), perft(&state, 3));
 }
 
 #[test]
 fn perft_stops_at_the_turn_cap() {
-    let fresh: State = "O.....X/......./......./......./......./......./X.....O O 397"
-        .parse()
-        .unwrap();
+    let fresh: State =
+        "O.....X/......./......./......./......./......./X.....O O 397".parse().unwrap();
     assert_eq!(perft(&fresh, 3), 6460);
     assert_eq!(perft(&fresh, 4), 0);
-    let capped: State = "O.....X/......./......./......./......./......./X.....O O 400"
-        .parse()
-        .unwrap();
+    let capped: State =
+        "O.....X/......./......./......./......./......./X.....O O 400".parse().unwrap();
     assert_eq!(perft(&capped, 0), 1);
     assert_eq!(perft(&capped, 1), 0);
     assert!(capped.legal_moves().is_empty());
@@ -85,16 +75,8 @@ fn random_positions(count: usize) -> Vec<State> {
         }
         positions.push(state);
     }
-    positions.push(
-        "OXXX.../XXXX.../XXXX.../XXXX.../......./......./....... O"
-            .parse()
-            .unwrap(),
-    );
-    positions.push(
-        "O.....O/......./......./......./......./......./O.....O X"
-            .parse()
-            .unwrap(),
-    );
+    positions.push("OXXX.../XXXX.../XXXX.../XXXX.../......./......./....... O".parse().unwrap());
+    positions.push("O.....O/......./......./......./......./......./O.....O X".parse().unwrap());
     positions
 }
 
@@ -164,26 +146,19 @@ fn positions_round_trip_through_text() {
 
 #[test]
 fn the_game_ends_only_by_its_three_conditions() {
-    let no_x: State = "O....../......./......./......./......./......./....... X"
-        .parse()
-        .unwrap();
+    let no_x: State = "O....../......./......./......./......./......./....... X".parse().unwrap();
     assert_eq!(no_x.result(), Some(GameResult::FirstWins));
-    let full: State = "XOOOOOO/OOOOOOO/OOOOOOO/OOOOOOO/OOOOOOO/OOOOOOO/OOOOOOX O"
-        .parse()
-        .unwrap();
+    let full: State = "XOOOOOO/OOOOOOO/OOOOOOO/OOOOOOO/OOOOOOO/OOOOOOO/OOOOOOX O".parse().unwrap();
     assert_eq!(full.result(), Some(GameResult::FirstWins));
-    let capped: State = "XX...../......./......./......./......./......./.....OO X 400"
-        .parse()
-        .unwrap();
+    let capped: State =
+        "XX...../......./......./......./......./......./.....OO X 400".parse().unwrap();
     assert_eq!(capped.result(), Some(GameResult::Draw));
-    let before_cap: State = "XX...../......./......./......./......./......./.....OO X 399"
-        .parse()
-        .unwrap();
+    let before_cap: State =
+        "XX...../......./......./......./......./......./.....OO X 399".parse().unwrap();
     assert_eq!(before_cap.result(), None);
     // A side that cannot move passes; the game goes on.
-    let walled: State = "OXXX.../XXXX.../XXXX.../XXXX.../......./......./....... O"
-        .parse()
-        .unwrap();
+    let walled: State =
+        "OXXX.../XXXX.../XXXX.../XXXX.../......./......./....... O".parse().unwrap();
     assert!(!walled.is_over() && !walled.can_move());
     assert_eq!(walled.legal_moves(), [Move::Pass]);
 }
@@ -192,11 +167,7 @@ fn the_game_ends_only_by_its_three_conditions() {
 // Referee
 
 fn config(input: Option<&str>) -> GameConfig {
-    GameConfig {
-        seed: 0,
-        time: TimeControl::CONTEST,
-        input: input.map(str::to_owned),
-    }
+    GameConfig { seed: 0, time: TimeControl::CONTEST, input: input.map(str::to_owned) }
 }
 
 #[test]
@@ -208,10 +179,7 @@ fn transcripts_replay_through_the_referee() {
         let text = std::fs::read_to_string(&path).unwrap();
         let transcript =
             Transcript::parse(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        let input = text
-            .lines()
-            .find_map(|l| l.strip_prefix("# input: "))
-            .map(str::trim);
+        let input = text.lines().find_map(|l| l.strip_prefix("# input: ")).map(str::trim);
         let mut referee = GAME.referee(&config(input)).unwrap();
         let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             transcript.check(referee.as_mut())
@@ -238,10 +206,8 @@ fn run_referee(input: Option<&str>, replies: &[&str]) -> versus_core::Outcome {
                     } else {
                         replies.next().expect("more requests than replies")
                     };
-                    let reply = Reply::Line {
-                        text: text.to_owned(),
-                        elapsed: Duration::from_millis(1),
-                    };
+                    let reply =
+                        Reply::Line { text: text.to_owned(), elapsed: Duration::from_millis(1) };
                     referee.answer(request.side, reply);
                 }
             }
@@ -262,10 +228,7 @@ fn runtime_errors_say_why() {
     let cases = [
         ("MOVE 1 1 2", "MOVE takes 4 fields, found 3"),
         ("MOVE 1 1 2 x", "not an integer: \"x\""),
-        (
-            "MOVE 0 1 2 2",
-            "coordinate 0 is off the board (expected 1..7, or -1 -1 -1 -1 to pass)",
-        ),
+        ("MOVE 0 1 2 2", "coordinate 0 is off the board (expected 1..7, or -1 -1 -1 -1 to pass)"),
         ("MOVE -1 -1 2 2", "a pass is -1 -1 -1 -1, found -1 -1 2 2"),
         ("move 1 1 2 2", "unknown command \"move\""),
         ("", "empty line"),
@@ -314,9 +277,7 @@ fn bad_inputs_are_config_errors() {
         assert!(GAME.referee(&config(Some(input))).is_err(), "{input:?}");
     }
     assert!(GAME
-        .referee(&config(Some(
-            " O.....X/......./......./......./......./......./X.....O X 12\n"
-        )))
+        .referee(&config(Some(" O.....X/......./......./......./......./......./X.....O X 12\n")))
         .is_ok());
 }
 
@@ -344,11 +305,7 @@ fn greedy_beats_random() {
     let mut greedy_points = 0.0;
     for seed in 0..10 {
         let config = versus_core::conformance::config(seed);
-        let greedy_side = if seed % 2 == 0 {
-            Side::First
-        } else {
-            Side::Second
-        };
+        let greedy_side = if seed % 2 == 0 { Side::First } else { Side::Second };
         let mut seats = BySide::new(("random", seed), ("random", seed + 100));
         seats[greedy_side] = ("greedy", seed);
         let (outcome, _) = play_builtin(&GAME, &config, seats);

@@ -12,9 +12,7 @@ fn main() {
 
 /// A board with about half of its cells filled, in scattered blocks.
 fn half_full() -> Board {
-    "##..#../##..#../....###/##...../##..##./....##./#......"
-        .parse()
-        .expect("a valid board")
+    "##..#../##..#../....###/##...../##..##./....##./#......".parse().expect("a valid board")
 }
 
 #[divan::bench(args = [Block::I1, Block::L4, Block::P5, Block::X5])]
@@ -25,10 +23,7 @@ fn placements_on_half_full_board(block: Block) -> usize {
 #[divan::bench]
 fn placements_of_all_blocks_on_empty_board() -> usize {
     let empty = black_box(Board::empty(7));
-    Block::ALL
-        .iter()
-        .map(|&b| empty.placements(b).count())
-        .sum()
+    Block::ALL.iter().map(|&b| empty.placements(b).count()).sum()
 }
 
 #[divan::bench]
@@ -40,14 +35,8 @@ fn score_points(bencher: Bencher) {
 #[divan::bench]
 fn check_placement(bencher: Bencher) {
     let state = State::new(Params::LARGE);
-    let placement = Placement {
-        cells: vec![(4, 3), (3, 4), (4, 4), (4, 5), (5, 4)],
-    };
-    bencher.bench(|| {
-        state
-            .check_placement(Side::First, Block::X5, black_box(&placement))
-            .is_ok()
-    });
+    let placement = Placement { cells: vec![(4, 3), (3, 4), (4, 4), (4, 5), (5, 4)] };
+    bencher.bench(|| state.check_placement(Side::First, Block::X5, black_box(&placement)).is_ok());
 }
 
 /// One greedy decision pair: a bet on two 5-cell blocks, then a placement.

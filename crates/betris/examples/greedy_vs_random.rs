@@ -6,10 +6,7 @@ use versus_core::conformance::{config, play_builtin};
 use versus_core::{BySide, Side};
 
 fn main() {
-    let games: u64 = std::env::args()
-        .nth(1)
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(500);
+    let games: u64 = std::env::args().nth(1).and_then(|n| n.parse().ok()).unwrap_or(500);
     let mut points = 0.0;
     let mut score_sum = BySide::new(0.0, 0.0);
     for seed in 0..games {

@@ -42,9 +42,8 @@ struct Player<S> {
 
 impl<S: Strategy + Send> ProtocolAgent for Player<S> {
     fn respond(&mut self, line: &str) -> Result<Option<String>, AgentError> {
-        let parsed: JudgeLine = line
-            .parse()
-            .map_err(|e| AgentError::new(format!("{e}: {line:?}")))?;
+        let parsed: JudgeLine =
+            line.parse().map_err(|e| AgentError::new(format!("{e}: {line:?}")))?;
         let reply = match parsed {
             JudgeLine::Ready => AgentLine::Ok,
             JudgeLine::Phase1(phase) => {
@@ -147,21 +146,11 @@ impl Strategy for Greedy {
 /// The `random` agent for a game of `params`.
 #[must_use]
 pub fn random(params: Params, seed: u64) -> Box<dyn ProtocolAgent> {
-    Box::new(Player {
-        tracker: Tracker::new(params),
-        strategy: Random {
-            rng: GameRng::new(seed),
-        },
-    })
+    Box::new(Player { tracker: Tracker::new(params), strategy: Random { rng: GameRng::new(seed) } })
 }
 
 /// The `greedy` agent for a game of `params`.
 #[must_use]
 pub fn greedy(params: Params, seed: u64) -> Box<dyn ProtocolAgent> {
-    Box::new(Player {
-        tracker: Tracker::new(params),
-        strategy: Greedy {
-            rng: GameRng::new(seed),
-        },
-    })
+    Box::new(Player { tracker: Tracker::new(params), strategy: Greedy { rng: GameRng::new(seed) } })
 }

@@ -39,11 +39,7 @@ impl BetrisGame {
     /// with `params`, which must be valid.
     #[must_use]
     pub const fn new(name: &'static str, title: &'static str, params: Params) -> Self {
-        BetrisGame {
-            name,
-            title,
-            params,
-        }
+        BetrisGame { name, title, params }
     }
 
     #[must_use]
@@ -105,9 +101,7 @@ impl Game for BetrisGame {
     }
 
     fn referee(&self, config: &GameConfig) -> Result<Box<dyn Referee>, ConfigError> {
-        self.params
-            .validate()
-            .map_err(|e| ConfigError(e.to_string()))?;
+        self.params.validate().map_err(|e| ConfigError(e.to_string()))?;
         let referee = match &config.input {
             Some(input) => BetrisReferee::with_listed_offers(
                 self.params,

@@ -57,16 +57,9 @@ pub enum ProtocolError {
     #[error("unknown command `{0}`")]
     UnknownCommand(String),
     #[error("expected {expected}, found `{found}`")]
-    Unexpected {
-        expected: &'static str,
-        found: String,
-    },
+    Unexpected { expected: &'static str, found: String },
     #[error("{command} takes {expected} fields, found {found}")]
-    FieldCount {
-        command: &'static str,
-        expected: usize,
-        found: usize,
-    },
+    FieldCount { command: &'static str, expected: usize, found: usize },
     #[error("{what} `{text}` is not a whole number")]
     BadNumber { what: &'static str, text: String },
     #[error("{0}")]
@@ -79,9 +72,7 @@ fn split_command(line: &str) -> Result<(&str, &str), ProtocolError> {
     if line.is_empty() {
         return Err(ProtocolError::Empty);
     }
-    Ok(line
-        .split_once(|c: char| c.is_ascii_whitespace())
-        .unwrap_or((line, "")))
+    Ok(line.split_once(|c: char| c.is_ascii_whitespace()).unwrap_or((line, "")))
 }
 
 fn fields<'a>(
@@ -91,35 +82,24 @@ fn fields<'a>(
 ) -> Result<Vec<&'a str>, ProtocolError> {
     let words: Vec<&str> = rest.split_ascii_whitespace().collect();
     if words.len() != expected {
-        return Err(ProtocolError::FieldCount {
-            command,
-            expected,
-            found: words.len(),
-        });
+        return Err(ProtocolError::FieldCount { command, expected, found: words.len() });
     }
     Ok(words)
 }
 
 fn number<T: FromStr>(what: &'static str, text: &str) -> Result<T, ProtocolError> {
-    text.parse().map_err(|_| ProtocolError::BadNumber {
-        what,
-        text: text.to_owned(),
-    })
+    text.parse().map_err(|_| ProtocolError::BadNumber { what, text: text.to_owned() })
 }
 
 fn block(text: &str) -> Result<Block, ProtocolError> {
-    text.parse()
-        .map_err(|e| ProtocolError::Move(MoveParseError::UnknownBlock(e)))
+    text.parse().map_err(|e| ProtocolError::Move(MoveParseError::UnknownBlock(e)))
 }
 
 /// The reply to `PHASE1`: `BET C x`.
 pub fn parse_bet(line: &str) -> Result<Bet, ProtocolError> {
     match split_command(line)? {
         ("BET", rest) => Ok(rest.parse()?),
-        (found, _) => Err(ProtocolError::Unexpected {
-            expected: "BET",
-            found: found.to_owned(),
-        }),
+        (found, _) => Err(ProtocolError::Unexpected { expected: "BET", found: found.to_owned() }),
     }
 }
 
@@ -127,10 +107,7 @@ pub fn parse_bet(line: &str) -> Result<Bet, ProtocolError> {
 pub fn parse_place(line: &str) -> Result<Placement, ProtocolError> {
     match split_command(line)? {
         ("PLACE", rest) => Ok(rest.parse()?),
-        (found, _) => Err(ProtocolError::Unexpected {
-            expected: "PLACE",
-            found: found.to_owned(),
-        }),
+        (found, _) => Err(ProtocolError::Unexpected { expected: "PLACE", found: found.to_owned() }),
     }
 }
 
@@ -165,10 +142,7 @@ impl FromStr for JudgeLine {
             ("PHASE1", rest) => {
                 let w = fields("PHASE1", rest, 4)?;
                 Ok(JudgeLine::Phase1(Phase1 {
-                    offer: Offer {
-                        a: block(w[0])?,
-                        b: block(w[1])?,
-                    },
+                    offer: Offer { a: block(w[0])?, b: block(w[1])? },
                     my_time: number("my_time", w[2])?,
                     opp_time: number("opp_time", w[3])?,
                 }))
@@ -193,11 +167,9 @@ impl fmt::Display for JudgeLine {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             JudgeLine::Ready => f.write_str("READY"),
-            JudgeLine::Phase1(p) => write!(
-                f,
-                "PHASE1 {} {} {} {}",
-                p.offer.a, p.offer.b, p.my_time, p.opp_time
-            ),
+            JudgeLine::Phase1(p) => {
+                write!(f, "PHASE1 {} {} {} {}", p.offer.a, p.offer.b, p.my_time, p.opp_time)
+            }
             JudgeLine::Phase2(p) => write!(
                 f,
                 "PHASE2 {} {} {} {} {}",
@@ -218,25 +190,13 @@ mod tests {
         assert_eq!(
             "PHASE1 L3 X5 10000 9999".parse::<JudgeLine>(),
             Ok(JudgeLine::Phase1(Phase1 {
-                offer: Offer {
-                    a: Block::L3,
-                    b: Block::X5
-                },
+                offer: Offer { a: Block::L3, b: Block::X5 },
                 my_time: 10000,
                 opp_time: 9999
             }))
         );
-        assert_eq!(
-            parse_bet("BET X5 3"),
-            Ok(Bet {
-                block: Block::X5,
-                chips: 3
-            })
-        );
-        assert_eq!(
-            parse_place("PLACE 2 1 1 1 2").map(|p| p.cells),
-            Ok(vec![(1, 1), (1, 2)])
-        );
+        assert_eq!(parse_bet("BET X5 3"), Ok(Bet { block: Block::X5, chips: 3 }));
+        assert_eq!(parse_place("PLACE 2 1 1 1 2").map(|p| p.cells), Ok(vec![(1, 1), (1, 2)]));
         assert_eq!(parse_place(" PLACE  0 "), Ok(Placement::PASS));
     }
 
@@ -250,23 +210,14 @@ mod tests {
             "a bet is a block and a number of chips, found 1 fields"
         );
         assert_eq!(reason(parse_bet("BET Q7 1")), "`Q7` is not a block name");
-        assert_eq!(
-            reason(parse_bet("BET L3 -1")),
-            "bet `-1` is not a whole number of chips"
-        );
+        assert_eq!(reason(parse_bet("BET L3 -1")), "bet `-1` is not a whole number of chips");
         let place = |line| parse_place(line).unwrap_err().to_string();
         assert_eq!(place("PLACE"), "missing cell count");
         assert_eq!(place("PLACE two"), "cell count `two` is not a whole number");
-        assert_eq!(
-            place("PLACE 2 1 1 1"),
-            "2 cells need 4 coordinates, found 3"
-        );
+        assert_eq!(place("PLACE 2 1 1 1"), "2 cells need 4 coordinates, found 3");
         assert_eq!(place("PLACE 1 a 1"), "coordinate `a` is not an integer");
         assert_eq!(
-            "PHASE1 L3 X5 10"
-                .parse::<JudgeLine>()
-                .unwrap_err()
-                .to_string(),
+            "PHASE1 L3 X5 10".parse::<JudgeLine>().unwrap_err().to_string(),
             "PHASE1 takes 4 fields, found 3"
         );
         assert_eq!(

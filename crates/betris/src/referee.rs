@@ -100,10 +100,8 @@ impl BetrisReferee {
     /// drawn from `seed`.
     #[must_use]
     pub fn new(params: Params, seed: u64, time: TimeControl) -> Self {
-        let offers = Offers::Drawn {
-            blocks: params.blocks,
-            rng: GameRng::stream(seed, BLOCKS_STREAM),
-        };
+        let offers =
+            Offers::Drawn { blocks: params.blocks, rng: GameRng::stream(seed, BLOCKS_STREAM) };
         Self::with_offers(params, seed, time, offers)
     }
 
@@ -146,20 +144,13 @@ impl BetrisReferee {
         Action::Ask(
             Side::BOTH
                 .iter()
-                .map(|&side| Request {
-                    side,
-                    line: line(side).to_string(),
-                    limit: limit(side),
-                })
+                .map(|&side| Request { side, line: line(side).to_string(), limit: limit(side) })
                 .collect(),
         )
     }
 
     fn time(&self, side: Side) -> (u64, u64) {
-        (
-            self.clocks[side].remaining_ms(),
-            self.clocks[side.opponent()].remaining_ms(),
-        )
+        (self.clocks[side].remaining_ms(), self.clocks[side.opponent()].remaining_ms())
     }
 
     /// Ends the game against the faulty sides, if any; else the replies.
@@ -168,16 +159,11 @@ impl BetrisReferee {
             // The judge must answer every request; a missing answer is a dead
             // conversation, not a reason to panic.
             reply.unwrap_or_else(|| {
-                Err(Fault::Crash {
-                    detail: "no reply was passed to the referee".into(),
-                })
+                Err(Fault::Crash { detail: "no reply was passed to the referee".into() })
             })
         });
         match replies {
-            BySide {
-                first: Ok(first),
-                second: Ok(second),
-            } => Some(BySide::new(first, second)),
+            BySide { first: Ok(first), second: Ok(second) } => Some(BySide::new(first, second)),
             BySide { first, second } => {
                 let faults = BySide::new(first.err(), second.err());
                 self.stage = Stage::Ending(Outcome::from_faults(faults, self.state.scores()));
@@ -192,18 +178,11 @@ impl BetrisReferee {
             return self.next();
         }
         let offer = self.offers.next();
-        self.stage = Stage::Betting {
-            offer,
-            bets: BySide::default(),
-        };
+        self.stage = Stage::Betting { offer, bets: BySide::default() };
         self.ask_both(
             |side| {
                 let (my_time, opp_time) = self.time(side);
-                JudgeLine::Phase1(Phase1 {
-                    offer,
-                    my_time,
-                    opp_time,
-                })
+                JudgeLine::Phase1(Phase1 { offer, my_time, opp_time })
             },
             |side| self.clocks[side].limit(),
         )
@@ -212,9 +191,7 @@ impl BetrisReferee {
     fn bet_reply(&mut self, side: Side, offer: Offer, reply: Reply) -> Result<Bet, Fault> {
         let (line, _) = timed_reply(&mut self.clocks[side], reply)?;
         let bet = parse_bet(&line).map_err(|e| Fault::runtime(e.to_string(), &line))?;
-        self.state
-            .check_bet(side, offer, bet)
-            .map_err(|e| Fault::runtime(e.to_string(), &line))?;
+        self.state.check_bet(side, offer, bet).map_err(|e| Fault::runtime(e.to_string(), &line))?;
         Ok(bet)
     }
 
@@ -252,10 +229,7 @@ impl Referee for BetrisReferee {
                 let ties = &mut self.ties;
                 let awards = resolve_auction(offer, bets, || ties.coin());
                 self.state.pay(awards);
-                self.stage = Stage::Placing {
-                    awards,
-                    places: BySide::default(),
-                };
+                self.stage = Stage::Placing { awards, places: BySide::default() };
                 self.ask_both(
                     |side| {
                         let (my_time, opp_time) = self.time(side);
@@ -293,10 +267,7 @@ impl Referee for BetrisReferee {
             Stage::Ending(outcome) => {
                 self.stage = Stage::Over(outcome);
                 Action::Tell(
-                    Side::BOTH
-                        .iter()
-                        .map(|&side| (side, JudgeLine::Finish.to_string()))
-                        .collect(),
+                    Side::BOTH.iter().map(|&side| (side, JudgeLine::Finish.to_string())).collect(),
                 )
             }
             Stage::Over(outcome) => {

@@ -93,10 +93,7 @@ impl Block {
     /// The number of cells.
     #[must_use]
     pub fn size(self) -> usize {
-        self.picture()
-            .iter()
-            .map(|row| row.matches('#').count())
-            .sum()
+        self.picture().iter().map(|row| row.matches('#').count()).sum()
     }
 
     /// One standard drawing of the shape; the others follow by rotation and
@@ -143,10 +140,7 @@ impl Block {
             .iter()
             .zip(0..)
             .flat_map(|(row, r)| {
-                row.chars()
-                    .zip(0..)
-                    .filter(|&(ch, _)| ch == '#')
-                    .map(move |(_, c)| (r, c))
+                row.chars().zip(0..).filter(|&(ch, _)| ch == '#').map(move |(_, c)| (r, c))
             })
             .collect();
         let mut shapes: Vec<Shape> = Vec::new();
@@ -185,10 +179,7 @@ pub struct UnknownBlock(pub String);
 impl FromStr for Block {
     type Err = UnknownBlock;
     fn from_str(s: &str) -> Result<Block, UnknownBlock> {
-        Block::ALL
-            .into_iter()
-            .find(|b| b.name() == s)
-            .ok_or_else(|| UnknownBlock(s.to_owned()))
+        Block::ALL.into_iter().find(|b| b.name() == s).ok_or_else(|| UnknownBlock(s.to_owned()))
     }
 }
 
@@ -210,11 +201,7 @@ impl Shape {
         let mask = cells.iter().fold(0u64, |mask, &(r, c)| {
             mask | 1 << ((r - min_r) as u32 * STRIDE + (c - min_c) as u32)
         });
-        Shape {
-            mask,
-            height: (max_r - min_r + 1) as u8,
-            width: (max_c - min_c + 1) as u8,
-        }
+        Shape { mask, height: (max_r - min_r + 1) as u8, width: (max_c - min_c + 1) as u8 }
     }
 }
 
@@ -286,11 +273,9 @@ impl FromStr for BlockSet {
         if s == "all" {
             return Ok(BlockSet::ALL);
         }
-        s.split(',')
-            .filter(|name| !name.is_empty())
-            .try_fold(BlockSet::EMPTY, |set, name| {
-                Ok(BlockSet(set.0 | 1 << name.parse::<Block>()?.index()))
-            })
+        s.split(',').filter(|name| !name.is_empty()).try_fold(BlockSet::EMPTY, |set, name| {
+            Ok(BlockSet(set.0 | 1 << name.parse::<Block>()?.index()))
+        })
     }
 }
 
@@ -320,13 +305,8 @@ pub enum ParamsError {
 
 impl Params {
     /// Betris (Large): 7x7, 24 chips, 12 rounds, bets up to 5, all 21 blocks.
-    pub const LARGE: Params = Params {
-        size: 7,
-        chips: 24,
-        rounds: 12,
-        max_bet: 5,
-        blocks: BlockSet::ALL,
-    };
+    pub const LARGE: Params =
+        Params { size: 7, chips: 24, rounds: 12, max_bet: 5, blocks: BlockSet::ALL };
 
     pub fn validate(&self) -> Result<(), ParamsError> {
         if !(1..=MAX_SIZE).contains(&self.size) {
@@ -368,8 +348,7 @@ impl FromStr for Params {
         }
         fn number<T: FromStr>(word: &str, key: &str) -> Result<T, NotationError> {
             let text = value(word, key)?;
-            text.parse()
-                .map_err(|_| NotationError(format!("{key} {text:?} is not a number")))
+            text.parse().map_err(|_| NotationError(format!("{key} {text:?} is not a number")))
         }
         let params = Params {
             size: number(size, "size")?,
@@ -380,9 +359,7 @@ impl FromStr for Params {
                 .parse()
                 .map_err(|e: UnknownBlock| NotationError(e.to_string()))?,
         };
-        params
-            .validate()
-            .map_err(|e| NotationError(e.to_string()))?;
+        params.validate().map_err(|e| NotationError(e.to_string()))?;
         Ok(params)
     }
 }
@@ -398,10 +375,7 @@ impl Board {
     /// An empty board of side `size` (at most [`MAX_SIZE`]).
     #[must_use]
     pub fn empty(size: u8) -> Board {
-        assert!(
-            (1..=MAX_SIZE).contains(&size),
-            "board size {size} does not fit"
-        );
+        assert!((1..=MAX_SIZE).contains(&size), "board size {size} does not fit");
         Board { size, filled: 0 }
     }
 
@@ -454,10 +428,7 @@ impl Board {
     /// The board with the cells of `mask` filled.
     #[must_use]
     pub fn with(&self, mask: u64) -> Board {
-        Board {
-            size: self.size,
-            filled: self.filled | mask,
-        }
+        Board { size: self.size, filled: self.filled | mask }
     }
 
     /// Every placement of `block` on empty cells, as a cell mask: the
@@ -485,11 +456,7 @@ impl Board {
         let mut mask = 0u64;
         for &(x, y) in &placement.cells {
             if !(1..=size).contains(&x) || !(1..=size).contains(&y) {
-                return Err(PlacementError::OffBoard {
-                    x,
-                    y,
-                    size: self.size,
-                });
+                return Err(PlacementError::OffBoard { x, y, size: self.size });
             }
             let bit = 1u64 << ((x - 1) as u32 * STRIDE + (y - 1) as u32);
             if mask & bit != 0 {
@@ -497,10 +464,8 @@ impl Board {
             }
             mask |= bit;
         }
-        if let Some(&(x, y)) = placement
-            .cells
-            .iter()
-            .find(|&&(x, y)| self.is_filled((x - 1) as u8, (y - 1) as u8))
+        if let Some(&(x, y)) =
+            placement.cells.iter().find(|&&(x, y)| self.is_filled((x - 1) as u8, (y - 1) as u8))
         {
             return Err(PlacementError::Filled { x, y });
         }
@@ -534,9 +499,7 @@ impl FromStr for Board {
         let mut board = Board::empty(size);
         for (r, row) in rows.iter().enumerate() {
             if row.chars().count() != rows.len() {
-                return Err(NotationError(format!(
-                    "row {row:?} is not {size} cells long"
-                )));
+                return Err(NotationError(format!("row {row:?} is not {size} cells long")));
             }
             for (c, ch) in row.chars().enumerate() {
                 match ch {
@@ -595,11 +558,7 @@ pub enum MoveParseError {
     #[error("cell count `{0}` is not a whole number")]
     BadCount(String),
     #[error("{count} cells need {expected} coordinates, found {found}")]
-    CoordinateCount {
-        count: usize,
-        expected: usize,
-        found: usize,
-    },
+    CoordinateCount { count: usize, expected: usize, found: usize },
     #[error("coordinate `{0}` is not an integer")]
     BadCoordinate(String),
     #[error("a bet is a block and a number of chips, found {0} fields")]
@@ -615,9 +574,8 @@ impl FromStr for Placement {
     fn from_str(s: &str) -> Result<Placement, MoveParseError> {
         let mut words = s.split_ascii_whitespace();
         let count_word = words.next().ok_or(MoveParseError::MissingCount)?;
-        let count: usize = count_word
-            .parse()
-            .map_err(|_| MoveParseError::BadCount(count_word.to_owned()))?;
+        let count: usize =
+            count_word.parse().map_err(|_| MoveParseError::BadCount(count_word.to_owned()))?;
         let numbers: Vec<&str> = words.collect();
         if Some(numbers.len()) != count.checked_mul(2) {
             return Err(MoveParseError::CoordinateCount {
@@ -628,10 +586,7 @@ impl FromStr for Placement {
         }
         let numbers = numbers
             .iter()
-            .map(|w| {
-                w.parse::<i64>()
-                    .map_err(|_| MoveParseError::BadCoordinate((*w).to_owned()))
-            })
+            .map(|w| w.parse::<i64>().map_err(|_| MoveParseError::BadCoordinate((*w).to_owned())))
             .collect::<Result<Vec<i64>, _>>()?;
         let cells = numbers.chunks_exact(2).map(|p| (p[0], p[1])).collect();
         Ok(Placement { cells })
@@ -642,11 +597,7 @@ impl FromStr for Placement {
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum PlacementError {
     #[error("block {block} has {expected} cells, the placement gives {found}")]
-    WrongCount {
-        block: Block,
-        expected: usize,
-        found: usize,
-    },
+    WrongCount { block: Block, expected: usize, found: usize },
     #[error("cell ({x}, {y}) is off the {size}x{size} board")]
     OffBoard { x: i64, y: i64, size: u8 },
     #[error("cell ({x}, {y}) is given twice")]
@@ -704,9 +655,7 @@ impl FromStr for Bet {
         };
         Ok(Bet {
             block: block.parse()?,
-            chips: chips
-                .parse()
-                .map_err(|_| MoveParseError::BadChips(chips.to_owned()))?,
+            chips: chips.parse().map_err(|_| MoveParseError::BadChips(chips.to_owned()))?,
         })
     }
 }
@@ -736,10 +685,7 @@ pub fn resolve_auction(
     bets: BySide<Bet>,
     first_wins_tie: impl FnOnce() -> bool,
 ) -> BySide<Award> {
-    let won = |bet: Bet| Award {
-        block: bet.block,
-        paid: bet.chips,
-    };
+    let won = |bet: Bet| Award { block: bet.block, paid: bet.chips };
     if bets.first.block != bets.second.block {
         return bets.map(won);
     }
@@ -753,10 +699,7 @@ pub fn resolve_auction(
         if side == winner {
             won(bets[side])
         } else {
-            Award {
-                block: offer.other(bets[side].block),
-                paid: 0,
-            }
+            Award { block: offer.other(bets[side].block), paid: 0 }
         }
     })
 }
@@ -812,22 +755,13 @@ impl State {
     /// Whether `side` may answer `offer` with `bet`.
     pub fn check_bet(&self, side: Side, offer: Offer, bet: Bet) -> Result<(), BetError> {
         if !offer.contains(bet.block) {
-            return Err(BetError::NotOffered {
-                block: bet.block,
-                offer,
-            });
+            return Err(BetError::NotOffered { block: bet.block, offer });
         }
         if bet.chips > self.params.max_bet {
-            return Err(BetError::OverLimit {
-                bet: bet.chips,
-                max: self.params.max_bet,
-            });
+            return Err(BetError::OverLimit { bet: bet.chips, max: self.params.max_bet });
         }
         if bet.chips > self.chips[side] {
-            return Err(BetError::OverChips {
-                bet: bet.chips,
-                chips: self.chips[side],
-            });
+            return Err(BetError::OverChips { bet: bet.chips, chips: self.chips[side] });
         }
         Ok(())
     }
@@ -842,10 +776,8 @@ impl State {
     /// Every legal placement of `block` for `side`, the pass last.
     #[must_use]
     pub fn legal_moves(&self, side: Side, block: Block) -> Vec<Placement> {
-        let mut moves: Vec<Placement> = self.boards[side]
-            .placements(block)
-            .map(Placement::from_mask)
-            .collect();
+        let mut moves: Vec<Placement> =
+            self.boards[side].placements(block).map(Placement::from_mask).collect();
         moves.push(Placement::PASS);
         moves
     }
@@ -928,10 +860,7 @@ impl FromStr for State {
     fn from_str(s: &str) -> Result<State, NotationError> {
         let lines: Vec<&str> = s.lines().collect();
         let [params, round, first, second] = lines[..] else {
-            return Err(NotationError(format!(
-                "a state has 4 lines, found {}",
-                lines.len()
-            )));
+            return Err(NotationError(format!("a state has 4 lines, found {}", lines.len())));
         };
         let params: Params = params.parse()?;
         let round = round
@@ -993,9 +922,8 @@ mod tests {
     #[test]
     fn statement_score_example() {
         // 42 filled cells: everything but row 6, so the largest square is 5x5.
-        let filled = board(&[
-            "#######", "#######", "#######", "#######", "#######", ".......", "#######",
-        ]);
+        let filled =
+            board(&["#######", "#######", "#######", "#######", "#######", ".......", "#######"]);
         assert_eq!(filled.filled_count(), 42);
         assert_eq!(filled.largest_square(), 5);
         let mut state = State::new(Params::LARGE);
@@ -1012,10 +940,7 @@ mod tests {
         let mut wrap = Board::empty(8);
         wrap.filled = 1 << 7 | 1 << 8 | 1 << 15 | 1 << 16;
         assert_eq!(wrap.largest_square(), 1);
-        let full8 = Board {
-            size: 8,
-            filled: u64::MAX,
-        };
+        let full8 = Board { size: 8, filled: u64::MAX };
         assert_eq!(full8.largest_square(), 8);
         assert_eq!(Board::empty(7).largest_square(), 0);
         let diagonal = board(&["#..", ".#.", "..#"]);
@@ -1026,55 +951,31 @@ mod tests {
     #[test]
     fn placement_shape_checks() {
         let state = State::new(Params::LARGE);
-        let corner = Placement {
-            cells: vec![(2, 2), (1, 1), (2, 1)],
-        };
-        assert_eq!(
-            state.check_placement(Side::First, Block::L3, &corner),
-            Ok(1 | 1 << 8 | 1 << 9)
-        );
-        let line = Placement {
-            cells: vec![(1, 1), (1, 2), (1, 3)],
-        };
+        let corner = Placement { cells: vec![(2, 2), (1, 1), (2, 1)] };
+        assert_eq!(state.check_placement(Side::First, Block::L3, &corner), Ok(1 | 1 << 8 | 1 << 9));
+        let line = Placement { cells: vec![(1, 1), (1, 2), (1, 3)] };
         assert_eq!(
             state.check_placement(Side::First, Block::L3, &line),
             Err(PlacementError::WrongShape { block: Block::L3 })
         );
         // Cells at the right edge: the shift that normalises must not lose any.
-        let edge = Placement {
-            cells: vec![(7, 7), (6, 7), (7, 6)],
-        };
+        let edge = Placement { cells: vec![(7, 7), (6, 7), (7, 6)] };
         assert!(state.check_placement(Side::First, Block::L3, &edge).is_ok());
     }
 
     #[test]
     fn auction_table() {
-        let offer = Offer {
-            a: Block::I1,
-            b: Block::X5,
-        };
+        let offer = Offer { a: Block::I1, b: Block::X5 };
         let bet = |block, chips| Bet { block, chips };
         let award = |block, paid| Award { block, paid };
         let never = || -> bool { panic!("no tie to break") };
         // Different blocks: both get theirs and pay.
-        let r = resolve_auction(
-            offer,
-            BySide::new(bet(Block::I1, 2), bet(Block::X5, 3)),
-            never,
-        );
+        let r = resolve_auction(offer, BySide::new(bet(Block::I1, 2), bet(Block::X5, 3)), never);
         assert_eq!(r, BySide::new(award(Block::I1, 2), award(Block::X5, 3)));
         // Same block, higher bet wins; the other pays nothing.
-        let r = resolve_auction(
-            offer,
-            BySide::new(bet(Block::X5, 1), bet(Block::X5, 4)),
-            never,
-        );
+        let r = resolve_auction(offer, BySide::new(bet(Block::X5, 1), bet(Block::X5, 4)), never);
         assert_eq!(r, BySide::new(award(Block::I1, 0), award(Block::X5, 4)));
-        let r = resolve_auction(
-            offer,
-            BySide::new(bet(Block::I1, 5), bet(Block::I1, 0)),
-            never,
-        );
+        let r = resolve_auction(offer, BySide::new(bet(Block::I1, 5), bet(Block::I1, 0)), never);
         assert_eq!(r, BySide::new(award(Block::I1, 5), award(Block::X5, 0)));
         // Same block, same bet: the tie decides.
         let same = BySide::new(bet(Block::X5, 2), bet(Block::X5, 2));
@@ -1088,21 +989,12 @@ mod tests {
     fn bet_checks() {
         let mut state = State::new(Params::LARGE);
         state.chips.second = 2;
-        let offer = Offer {
-            a: Block::T4,
-            b: Block::O4,
-        };
+        let offer = Offer { a: Block::T4, b: Block::O4 };
         let bet = |block, chips| Bet { block, chips };
-        assert_eq!(
-            state.check_bet(Side::First, offer, bet(Block::O4, 5)),
-            Ok(())
-        );
+        assert_eq!(state.check_bet(Side::First, offer, bet(Block::O4, 5)), Ok(()));
         assert_eq!(
             state.check_bet(Side::First, offer, bet(Block::I1, 0)),
-            Err(BetError::NotOffered {
-                block: Block::I1,
-                offer
-            })
+            Err(BetError::NotOffered { block: Block::I1, offer })
         );
         assert_eq!(
             state.check_bet(Side::First, offer, bet(Block::T4, 6)),
@@ -1112,10 +1004,7 @@ mod tests {
             state.check_bet(Side::Second, offer, bet(Block::T4, 3)),
             Err(BetError::OverChips { bet: 3, chips: 2 })
         );
-        assert_eq!(
-            state.check_bet(Side::Second, offer, bet(Block::T4, 2)),
-            Ok(())
-        );
+        assert_eq!(state.check_bet(Side::Second, offer, bet(Block::T4, 2)), Ok(()));
     }
 
     #[test]
@@ -1131,9 +1020,7 @@ mod tests {
             .play(
                 Side::Second,
                 Block::O4,
-                &Placement {
-                    cells: vec![(4, 4), (4, 5), (5, 4), (5, 5)],
-                },
+                &Placement { cells: vec![(4, 4), (4, 5), (5, 4), (5, 5)] },
             )
             .unwrap();
         state.chips.first = 7;

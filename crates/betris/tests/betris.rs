@@ -58,20 +58,13 @@ fn blocks_match_the_reference_data() {
     let text = fs::read_to_string(data_dir().join("data/betris_blocks.txt")).unwrap();
     let mut seen = Vec::new();
     let mut total_orientations = 0;
-    for line in text
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-    {
+    for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
         let words: Vec<&str> = line.split_whitespace().collect();
         let [name, cells, orientations, placements] = words[..] else {
             panic!("bad data line {line:?}");
         };
         let block: Block = name.parse().unwrap();
-        assert_eq!(
-            block.size(),
-            cells.parse::<usize>().unwrap(),
-            "{name} cells"
-        );
+        assert_eq!(block.size(), cells.parse::<usize>().unwrap(), "{name} cells");
         assert_eq!(
             block.orientations().len(),
             orientations.parse::<usize>().unwrap(),
@@ -105,9 +98,7 @@ fn orientations_are_distinct_normalised_and_closed() {
             assert_ne!(shape.mask & 0x0101_0101_0101_0101, 0, "{block}");
             // A quarter turn of any orientation is one of them again.
             let cells = Placement::from_mask(shape.mask).cells;
-            let turned = Placement {
-                cells: cells.iter().map(|&(x, y)| (y, 6 - x)).collect(),
-            };
+            let turned = Placement { cells: cells.iter().map(|&(x, y)| (y, 6 - x)).collect() };
             let state = State::new(Params::LARGE);
             assert!(
                 state.check_placement(Side::First, block, &turned).is_ok(),
@@ -153,9 +144,8 @@ fn candidates(rng: &mut GameRng, block: Block, size: i64) -> Vec<Placement> {
         }
     }
     for _ in 0..200 {
-        let cells = (0..block.size())
-            .map(|_| (rng.below(5) as i64 + 1, rng.below(5) as i64 + 1))
-            .collect();
+        let cells =
+            (0..block.size()).map(|_| (rng.below(5) as i64 + 1, rng.below(5) as i64 + 1)).collect();
         all.push(Placement { cells });
     }
     all
@@ -173,11 +163,7 @@ fn play_rejects_exactly_what_legal_moves_omits() {
     let mut legal_seen = 0;
     for position in 0..60 {
         let state = random_position(&mut rng, position % 10, Params::LARGE);
-        let side = if position % 2 == 0 {
-            Side::First
-        } else {
-            Side::Second
-        };
+        let side = if position % 2 == 0 { Side::First } else { Side::Second };
         let block = Block::ALL[rng.below(21) as usize];
         let legal: HashSet<Vec<(i64, i64)>> =
             state.legal_moves(side, block).iter().map(sorted).collect();
@@ -248,10 +234,8 @@ fn transcript_game(text: &str) -> (BetrisGame, GameConfig) {
 #[test]
 fn transcripts_replay() {
     let mut names = Vec::new();
-    let mut entries: Vec<_> = fs::read_dir(data_dir().join("transcripts"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
+    let mut entries: Vec<_> =
+        fs::read_dir(data_dir().join("transcripts")).unwrap().map(|e| e.unwrap().path()).collect();
     entries.sort();
     for path in entries {
         let text = fs::read_to_string(&path).unwrap();
@@ -277,28 +261,18 @@ fn transcripts_replay() {
 fn transcript_faults_carry_their_reasons() {
     let text = fs::read_to_string(data_dir().join("transcripts/large_opening_re.txt")).unwrap();
     let (game, config) = transcript_game(&text);
-    let outcome = Transcript::parse(&text)
-        .unwrap()
-        .check(game.referee(&config).unwrap().as_mut());
+    let outcome = Transcript::parse(&text).unwrap().check(game.referee(&config).unwrap().as_mut());
     assert_eq!(
         outcome.faults.first,
-        Some(Fault::runtime(
-            "cell (1, 2) is already filled",
-            "PLACE 4 1 1 1 2 2 1 2 2"
-        ))
+        Some(Fault::runtime("cell (1, 2) is already filled", "PLACE 4 1 1 1 2 2 1 2 2"))
     );
     let text = fs::read_to_string(data_dir().join("transcripts/both_fault_draw.txt")).unwrap();
     let (game, config) = transcript_game(&text);
-    let outcome = Transcript::parse(&text)
-        .unwrap()
-        .check(game.referee(&config).unwrap().as_mut());
+    let outcome = Transcript::parse(&text).unwrap().check(game.referee(&config).unwrap().as_mut());
     assert_eq!(
         outcome.faults,
         BySide::new(
-            Some(Fault::runtime(
-                "block V5 is not offered (the offer is T5 and U5)",
-                "BET V5 1"
-            )),
+            Some(Fault::runtime("block V5 is not offered (the offer is T5 and U5)", "BET V5 1")),
             Some(Fault::runtime("bet 6 is over the limit of 5", "BET U5 6")),
         )
     );
@@ -354,12 +328,8 @@ fn scripted(referee: &mut dyn Referee, scripts: BySide<&[&str]>) -> Played {
 fn listed(game: &BetrisGame, seed: u64, offers: &[&str]) -> Box<dyn Referee> {
     let rounds = game.params().rounds as usize;
     let input: Vec<&str> = offers.iter().copied().cycle().take(rounds).collect();
-    game.referee(&GameConfig {
-        seed,
-        time: TimeControl::CONTEST,
-        input: Some(input.join("\n")),
-    })
-    .unwrap()
+    game.referee(&GameConfig { seed, time: TimeControl::CONTEST, input: Some(input.join("\n")) })
+        .unwrap()
 }
 
 fn phase2_of(played: &Played, side: Side) -> Vec<Phase2> {
@@ -377,21 +347,12 @@ fn auction_different_blocks_both_succeed_and_pay() {
     let mut referee = listed(&GAME, 0, &["X5 I5"]);
     let played = scripted(
         referee.as_mut(),
-        BySide::new(
-            &["OK", "BET X5 3", "PLACE 0"][..],
-            &["OK", "BET I5 2", "PLACE 0"][..],
-        ),
+        BySide::new(&["OK", "BET X5 3", "PLACE 0"][..], &["OK", "BET I5 2", "PLACE 0"][..]),
     );
     let first = phase2_of(&played, Side::First)[0];
     let second = phase2_of(&played, Side::Second)[0];
-    assert_eq!(
-        (first.block, first.my_chips, first.opp_chips),
-        (Block::X5, 21, 22)
-    );
-    assert_eq!(
-        (second.block, second.my_chips, second.opp_chips),
-        (Block::I5, 22, 21)
-    );
+    assert_eq!((first.block, first.my_chips, first.opp_chips), (Block::X5, 21, 22));
+    assert_eq!((second.block, second.my_chips, second.opp_chips), (Block::I5, 22, 21));
 }
 
 #[test]
@@ -404,17 +365,11 @@ fn auction_same_block_higher_bet_wins_and_only_the_winner_pays() {
         let mut referee = listed(&GAME, 0, &["X5 I5"]);
         let played = scripted(
             referee.as_mut(),
-            BySide::new(
-                &["OK", first_bet, "PLACE 0"][..],
-                &["OK", second_bet, "PLACE 0"][..],
-            ),
+            BySide::new(&["OK", first_bet, "PLACE 0"][..], &["OK", second_bet, "PLACE 0"][..]),
         );
         let first = phase2_of(&played, Side::First)[0];
         let second = phase2_of(&played, Side::Second)[0];
-        let offer = Offer {
-            a: Block::X5,
-            b: Block::I5,
-        };
+        let offer = Offer { a: Block::X5, b: Block::I5 };
         assert_eq!(first.block, first_gets, "{first_bet} / {second_bet}");
         assert_eq!(second.block, offer.other(first_gets));
         assert_eq!((first.my_chips, second.my_chips), chips);
@@ -434,11 +389,7 @@ fn auction_ties_follow_the_ties_stream() {
         let seconds = phase2_of(&played, Side::Second);
         let mut chips = BySide::new(24, 24);
         for round in 0..2 {
-            let winner = if coins.coin() {
-                Side::First
-            } else {
-                Side::Second
-            };
+            let winner = if coins.coin() { Side::First } else { Side::Second };
             wins[winner] += 1;
             chips[winner] -= 2;
             let (won, lost) = match winner {
@@ -459,10 +410,7 @@ fn offers_of(lines: &[RecordLine]) -> Vec<Offer> {
     lines
         .iter()
         .filter_map(|l| match l {
-            RecordLine::Send {
-                side: Side::First,
-                line,
-            } => match line.parse() {
+            RecordLine::Send { side: Side::First, line } => match line.parse() {
                 Ok(JudgeLine::Phase1(Phase1 { offer, .. })) => Some(offer),
                 _ => None,
             },
@@ -499,12 +447,7 @@ fn offers_are_drawn_as_documented() {
 fn first_fault(game: &BetrisGame, offers: &[&str], first: &[&str], second: &[&str]) -> Played {
     let mut referee = listed(game, 0, offers);
     let played = scripted(referee.as_mut(), BySide::new(first, second));
-    assert_eq!(
-        played.outcome.result,
-        GameResult::SecondWins,
-        "{:?}",
-        played.outcome
-    );
+    assert_eq!(played.outcome.result, GameResult::SecondWins, "{:?}", played.outcome);
     assert_eq!(played.outcome.faults.second, None);
     assert_eq!(played.said.first.last().map(String::as_str), Some("FINISH"));
     played
@@ -517,56 +460,31 @@ fn every_bet_re_reason() {
         ("   ", "empty line"),
         ("PLACE 0", "expected BET, found `PLACE`"),
         ("bet X5 1", "expected BET, found `bet`"),
-        (
-            "BET",
-            "a bet is a block and a number of chips, found 0 fields",
-        ),
-        (
-            "BET X5",
-            "a bet is a block and a number of chips, found 1 fields",
-        ),
-        (
-            "BET X5 1 1",
-            "a bet is a block and a number of chips, found 3 fields",
-        ),
+        ("BET", "a bet is a block and a number of chips, found 0 fields"),
+        ("BET X5", "a bet is a block and a number of chips, found 1 fields"),
+        ("BET X5 1 1", "a bet is a block and a number of chips, found 3 fields"),
         ("BET Q7 1", "`Q7` is not a block name"),
         ("BET x5 1", "`x5` is not a block name"),
         ("BET X5 -1", "bet `-1` is not a whole number of chips"),
         ("BET X5 1.5", "bet `1.5` is not a whole number of chips"),
-        (
-            "BET L3 0",
-            "block L3 is not offered (the offer is X5 and I5)",
-        ),
+        ("BET L3 0", "block L3 is not offered (the offer is X5 and I5)"),
         ("BET X5 6", "bet 6 is over the limit of 5"),
-        (
-            "BET I5 99999999999",
-            "bet `99999999999` is not a whole number of chips",
-        ),
+        ("BET I5 99999999999", "bet `99999999999` is not a whole number of chips"),
     ];
     for (line, reason) in cases {
         let played = first_fault(&GAME, &["X5 I5"], &["OK", line], &["OK", "BET I5 0"]);
-        assert_eq!(
-            played.outcome.faults.first,
-            Some(Fault::runtime(reason, line)),
-            "{line:?}"
-        );
+        assert_eq!(played.outcome.faults.first, Some(Fault::runtime(reason, line)), "{line:?}");
         assert_eq!(played.outcome.scores, BySide::new(12.0, 12.0));
     }
     // Over the chips left: four rounds of 5 leave 4.
     let mut script = vec!["OK"];
     script.extend(["BET X5 5", "PLACE 0"].repeat(4));
     script.push("BET X5 5");
-    let second = ["OK"]
-        .into_iter()
-        .chain(["BET I5 0", "PLACE 0"].repeat(5))
-        .collect::<Vec<_>>();
+    let second = ["OK"].into_iter().chain(["BET I5 0", "PLACE 0"].repeat(5)).collect::<Vec<_>>();
     let played = first_fault(&GAME, &["X5 I5"], &script, &second);
     assert_eq!(
         played.outcome.faults.first,
-        Some(Fault::runtime(
-            "bet 5 is more than the 4 chips left",
-            "BET X5 5"
-        ))
+        Some(Fault::runtime("bet 5 is more than the 4 chips left", "BET X5 5"))
     );
     // The fault came in round 5: four rounds of chips are paid.
     assert_eq!(played.outcome.scores, BySide::new(2.0, 12.0));
@@ -585,22 +503,10 @@ fn every_place_re_reason() {
         ("PLACE 5 1 2 2 1", "5 cells need 10 coordinates, found 4"),
         ("PLACE 0 1 1", "0 cells need 0 coordinates, found 2"),
         ("PLACE 1 a 1", "coordinate `a` is not an integer"),
-        (
-            "PLACE 3 1 1 1 2 1 3",
-            "block X5 has 5 cells, the placement gives 3",
-        ),
-        (
-            "PLACE 5 0 2 1 1 1 2 1 3 2 2",
-            "cell (0, 2) is off the 7x7 board",
-        ),
-        (
-            "PLACE 5 1 2 2 1 2 2 2 3 3 8",
-            "cell (3, 8) is off the 7x7 board",
-        ),
-        (
-            "PLACE 5 -1 2 2 1 2 2 2 3 3 2",
-            "cell (-1, 2) is off the 7x7 board",
-        ),
+        ("PLACE 3 1 1 1 2 1 3", "block X5 has 5 cells, the placement gives 3"),
+        ("PLACE 5 0 2 1 1 1 2 1 3 2 2", "cell (0, 2) is off the 7x7 board"),
+        ("PLACE 5 1 2 2 1 2 2 2 3 3 8", "cell (3, 8) is off the 7x7 board"),
+        ("PLACE 5 -1 2 2 1 2 2 2 3 3 2", "cell (-1, 2) is off the 7x7 board"),
         ("PLACE 5 1 2 2 1 2 2 1 2 3 2", "cell (1, 2) is given twice"),
         (
             "PLACE 5 1 1 1 2 1 3 1 4 1 5",
@@ -619,11 +525,7 @@ fn every_place_re_reason() {
             &["OK", "BET X5 0", x5, "BET X5 0", line],
             &["OK", "BET I5 0", "PLACE 0", "BET I5 0", "PLACE 0"],
         );
-        assert_eq!(
-            played.outcome.faults.first,
-            Some(Fault::runtime(reason, line)),
-            "{line:?}"
-        );
+        assert_eq!(played.outcome.faults.first, Some(Fault::runtime(reason, line)), "{line:?}");
         // Round 1's X5 counts (5 cells, square 1), round 2's nothing.
         assert_eq!(played.outcome.scores, BySide::new(18.0, 12.0));
     }
@@ -645,16 +547,10 @@ fn both_sides_faulting_together_is_a_draw() {
     let mut referee = listed(&GAME, 3, &["L5 N5"]);
     let played = scripted(
         referee.as_mut(),
-        BySide::new(
-            &["OK", "BET L5 1", "PLACE 2 1 1 1 2"][..],
-            &["OK", "BET L5 1"][..],
-        ),
+        BySide::new(&["OK", "BET L5 1", "PLACE 2 1 1 1 2"][..], &["OK", "BET L5 1"][..]),
     );
     assert_eq!(played.outcome.result, GameResult::Draw);
-    assert!(matches!(
-        played.outcome.faults.first,
-        Some(Fault::Runtime { .. })
-    ));
+    assert!(matches!(played.outcome.faults.first, Some(Fault::Runtime { .. })));
     assert_eq!(played.outcome.faults.second, Some(Fault::TimeLimit));
     // The tie's winner paid one chip.
     let total = played.outcome.scores.first + played.outcome.scores.second;
@@ -665,10 +561,7 @@ fn both_sides_faulting_together_is_a_draw() {
     assert_eq!(played.outcome.result, GameResult::Draw);
     assert_eq!(
         played.outcome.faults,
-        BySide::new(
-            Some(Fault::runtime(versus_core::INVALID_READY, "READY")),
-            Some(Fault::Stall)
-        )
+        BySide::new(Some(Fault::runtime(versus_core::INVALID_READY, "READY")), Some(Fault::Stall))
     );
 }
 
@@ -677,32 +570,15 @@ fn a_crash_ends_the_game_against_the_crasher() {
     let mut referee = listed(&GAME, 0, &["I1 I2"]);
     assert!(matches!(referee.next(), Action::Ask(_)));
     for side in Side::BOTH {
-        referee.answer(
-            side,
-            Reply::Line {
-                text: "OK".into(),
-                elapsed: Duration::ZERO,
-            },
-        );
+        referee.answer(side, Reply::Line { text: "OK".into(), elapsed: Duration::ZERO });
     }
     assert!(matches!(referee.next(), Action::Ask(r) if r.len() == 2));
-    let crash = Fault::Crash {
-        detail: "exit status 3".into(),
-    };
+    let crash = Fault::Crash { detail: "exit status 3".into() };
     referee.answer(Side::First, Reply::Gone(crash.clone()));
-    referee.answer(
-        Side::Second,
-        Reply::Line {
-            text: "BET I1 0".into(),
-            elapsed: Duration::ZERO,
-        },
-    );
+    referee.answer(Side::Second, Reply::Line { text: "BET I1 0".into(), elapsed: Duration::ZERO });
     assert_eq!(
         referee.next(),
-        Action::Tell(vec![
-            (Side::First, "FINISH".into()),
-            (Side::Second, "FINISH".into())
-        ])
+        Action::Tell(vec![(Side::First, "FINISH".into()), (Side::Second, "FINISH".into())])
     );
     let Action::Over(outcome) = referee.next() else {
         panic!("the game goes on after a crash");
@@ -742,10 +618,7 @@ fn check_full_game(game: &BetrisGame, seed: u64, agents: BySide<(&str, u64)>) ->
         assert_eq!(count("PHASE2"), rounds);
         assert_eq!(count("OPP"), rounds);
         assert_eq!(said.last(), Some(&"FINISH"));
-        assert!(
-            said[said.len() - 2].starts_with("OPP"),
-            "FINISH follows the last round"
-        );
+        assert!(said[said.len() - 2].starts_with("OPP"), "FINISH follows the last round");
         assert_eq!(replies.len(), 1 + 2 * rounds);
         let mut blocks = Vec::new();
         for line in &said {
@@ -754,13 +627,8 @@ fn check_full_game(game: &BetrisGame, seed: u64, agents: BySide<(&str, u64)>) ->
                 chips[side] = p.my_chips;
             }
         }
-        for (block, reply) in blocks
-            .iter()
-            .zip(replies.iter().filter(|r| r.starts_with("PLACE")))
-        {
-            state
-                .play(side, *block, &parse_place(reply).unwrap())
-                .unwrap();
+        for (block, reply) in blocks.iter().zip(replies.iter().filter(|r| r.starts_with("PLACE"))) {
+            state.play(side, *block, &parse_place(reply).unwrap()).unwrap();
         }
     }
     let score = |side: Side| f64::from(state.board(side).points()) + f64::from(chips[side]) / 2.0;
@@ -773,16 +641,8 @@ fn check_full_game(game: &BetrisGame, seed: u64, agents: BySide<(&str, u64)>) ->
 fn the_game_ends_after_exactly_the_rounds() {
     for seed in 0..4 {
         for game in [&GAME, &SMALL_GAME, &MEDIUM_GAME] {
-            check_full_game(
-                game,
-                seed,
-                BySide::new(("greedy", seed), ("random", seed + 9)),
-            );
-            check_full_game(
-                game,
-                seed,
-                BySide::new(("random", seed), ("greedy", seed + 9)),
-            );
+            check_full_game(game, seed, BySide::new(("greedy", seed), ("random", seed + 9)));
+            check_full_game(game, seed, BySide::new(("random", seed), ("greedy", seed + 9)));
         }
     }
 }
@@ -838,37 +698,18 @@ fn explicit_input_is_checked() {
     };
     let twelve = ["L3 X5"; 12].join("\n");
     assert!(GAME.referee(&config(&twelve)).is_ok());
-    assert_eq!(
-        error(&GAME, "L3 X5"),
-        "expected 12 lines of two blocks (one per round), found 1"
-    );
+    assert_eq!(error(&GAME, "L3 X5"), "expected 12 lines of two blocks (one per round), found 1");
     let bad = |line: &str| format!("{line}\n{}", ["L3 X5"; 11].join("\n"));
-    assert_eq!(
-        error(&GAME, &bad("L3 Q5")),
-        "line 1: `Q5` is not a block name"
-    );
-    assert_eq!(
-        error(&GAME, &bad("L3 L3")),
-        "line 1: the two blocks are both L3"
-    );
-    assert_eq!(
-        error(&GAME, &bad("L3")),
-        "line 1: expected two block names, found \"L3\""
-    );
+    assert_eq!(error(&GAME, &bad("L3 Q5")), "line 1: `Q5` is not a block name");
+    assert_eq!(error(&GAME, &bad("L3 L3")), "line 1: the two blocks are both L3");
+    assert_eq!(error(&GAME, &bad("L3")), "line 1: expected two block names, found \"L3\"");
     let small = ["I1 I2"; 4].join("\n");
     assert!(SMALL_GAME.referee(&config(&small)).is_ok());
     assert_eq!(
         error(&SMALL_GAME, &small.replace("I1 I2\nI1", "X5 I2\nI1")),
         "line 1: block X5 is not in this game's set"
     );
-    let broken = BetrisGame::new(
-        "broken",
-        "Broken",
-        Params {
-            size: 9,
-            ..Params::LARGE
-        },
-    );
+    let broken = BetrisGame::new("broken", "Broken", Params { size: 9, ..Params::LARGE });
     assert!(broken.referee(&GameConfig::seeded(0)).is_err());
 }
 
@@ -883,9 +724,7 @@ fn greedy_takes_the_better_block_and_places_it_best() {
     let reply = agent.respond("PHASE2 O4 24 24 9999 9999").unwrap().unwrap();
     let placement = parse_place(&reply).unwrap();
     let state = State::new(Params::LARGE);
-    assert!(state
-        .check_placement(Side::First, Block::O4, &placement)
-        .is_ok());
+    assert!(state.check_placement(Side::First, Block::O4, &placement).is_ok());
     assert_eq!(agent.respond("OPP 0").unwrap(), None);
     // A V5 around the O4 makes a 3x3 square (18 points); an I2 next to it
     // makes at most 10.
@@ -894,9 +733,7 @@ fn greedy_takes_the_better_block_and_places_it_best() {
     let reply = agent.respond("PHASE2 V5 24 24 9997 9997").unwrap().unwrap();
     let mut state = state;
     state.play(Side::First, Block::O4, &placement).unwrap();
-    state
-        .play(Side::First, Block::V5, &parse_place(&reply).unwrap())
-        .unwrap();
+    state.play(Side::First, Block::V5, &parse_place(&reply).unwrap()).unwrap();
     assert_eq!(state.board(Side::First).largest_square(), 3, "{reply}");
     assert_eq!(agent.respond("FINISH").unwrap(), None);
     assert!(agent.respond("HELLO").is_err());
@@ -929,33 +766,18 @@ fn judge_line_strategy() -> impl Strategy<Value = JudgeLine> {
     prop_oneof![
         Just(JudgeLine::Ready),
         Just(JudgeLine::Finish),
-        (
-            block_strategy(),
-            block_strategy(),
-            any::<u64>(),
-            any::<u64>()
-        )
-            .prop_map(|(a, b, my_time, opp_time)| JudgeLine::Phase1(Phase1 {
+        (block_strategy(), block_strategy(), any::<u64>(), any::<u64>()).prop_map(
+            |(a, b, my_time, opp_time)| JudgeLine::Phase1(Phase1 {
                 offer: Offer { a, b },
                 my_time,
                 opp_time
-            })),
-        (
-            block_strategy(),
-            any::<u32>(),
-            any::<u32>(),
-            any::<u64>(),
-            any::<u64>()
-        )
-            .prop_map(|(block, my_chips, opp_chips, my_time, opp_time)| {
-                JudgeLine::Phase2(Phase2 {
-                    block,
-                    my_chips,
-                    opp_chips,
-                    my_time,
-                    opp_time,
-                })
-            }),
+            })
+        ),
+        (block_strategy(), any::<u32>(), any::<u32>(), any::<u64>(), any::<u64>()).prop_map(
+            |(block, my_chips, opp_chips, my_time, opp_time)| {
+                JudgeLine::Phase2(Phase2 { block, my_chips, opp_chips, my_time, opp_time })
+            }
+        ),
         placement_strategy().prop_map(JudgeLine::Opp),
     ]
 }

@@ -186,9 +186,7 @@ fn read_input(path: &Path) -> Result<String> {
 pub fn run(args: &ConnexionToolArgs) -> Result<()> {
     let settings = Settings::from_args(args)?;
     let seed = args.seed.unwrap_or_else(|| {
-        let now = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .unwrap_or_default();
+        let now = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default();
         // The low bits of the clock are enough to vary games run by hand.
         (now.as_nanos() % 1_000_000_000) as u64
     });
@@ -199,10 +197,7 @@ pub fn run(args: &ConnexionToolArgs) -> Result<()> {
     let input = settings.input.as_deref().map(read_input).transpose()?;
     let config = GameConfig {
         seed,
-        time: TimeControl {
-            game_ms: args.time_ms,
-            ready_ms: args.ready_ms,
-        },
+        time: TimeControl { game_ms: args.time_ms, ready_ms: args.ready_ms },
         input,
     };
     let mut log_file = match &settings.log {
@@ -225,18 +220,12 @@ pub fn run(args: &ConnexionToolArgs) -> Result<()> {
         eprintln!("versus: seed {seed}");
     }
     let mut lines = Vec::new();
-    run_game(
-        &versus_connexion::GAME,
-        &config,
-        &agents,
-        &Limits::default(),
-        &mut |line| {
-            if let Some(writer) = &mut writer {
-                writer.write(&line);
-            }
-            lines.push(line);
-        },
-    )?;
+    run_game(&versus_connexion::GAME, &config, &agents, &Limits::default(), &mut |line| {
+        if let Some(writer) = &mut writer {
+            writer.write(&line);
+        }
+        lines.push(line);
+    })?;
     if let Some(writer) = writer {
         writer.finish().context("cannot write the record")?;
     }

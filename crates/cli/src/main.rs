@@ -99,11 +99,7 @@ fn main() -> ExitCode {
         Command::Games => games(),
         Command::Match(args) => play_match(&args),
         Command::Agent { game, name, seed } => agent(&game, &name, seed),
-        Command::Perft {
-            depth,
-            position,
-            divide,
-        } => perft(depth, position.as_deref(), divide),
+        Command::Perft { depth, position, divide } => perft(depth, position.as_deref(), divide),
         Command::Replay { file } => replay_file(&file),
         Command::ConnexionTool(args) => connexion_tool::run(&args),
     };
@@ -117,12 +113,8 @@ fn main() -> ExitCode {
 }
 
 fn find_game(name: &str) -> Result<&'static dyn Game> {
-    versus_games::find(name).ok_or_else(|| {
-        anyhow!(
-            "unknown game {name:?} (the games are: {})",
-            versus_games::names()
-        )
-    })
+    versus_games::find(name)
+        .ok_or_else(|| anyhow!("unknown game {name:?} (the games are: {})", versus_games::names()))
 }
 
 fn games() -> Result<()> {
@@ -142,9 +134,7 @@ fn games() -> Result<()> {
 fn play_match(args: &MatchArgs) -> Result<()> {
     let game = find_game(&args.game)?;
     let seed = args.seed.unwrap_or_else(|| {
-        let now = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .unwrap_or_default();
+        let now = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default();
         // The low bits of the clock are enough to vary games run by hand.
         (now.as_nanos() as u64) % 1_000_000_000
     });
@@ -157,28 +147,14 @@ fn play_match(args: &MatchArgs) -> Result<()> {
     };
     let config = GameConfig {
         seed,
-        time: TimeControl {
-            game_ms: args.time_ms,
-            ready_ms: args.ready_ms,
-        },
+        time: TimeControl { game_ms: args.time_ms, ready_ms: args.ready_ms },
         input,
     };
     let agents = BySide::new(
-        AgentSpec::parse(
-            &args.first,
-            args.cwd1.clone(),
-            seed.wrapping_mul(2).wrapping_add(1),
-        ),
-        AgentSpec::parse(
-            &args.second,
-            args.cwd2.clone(),
-            seed.wrapping_mul(2).wrapping_add(2),
-        ),
+        AgentSpec::parse(&args.first, args.cwd1.clone(), seed.wrapping_mul(2).wrapping_add(1)),
+        AgentSpec::parse(&args.second, args.cwd2.clone(), seed.wrapping_mul(2).wrapping_add(2)),
     );
-    let cwds = [
-        (&agents.first, &args.cwd1, "--cwd1"),
-        (&agents.second, &args.cwd2, "--cwd2"),
-    ];
+    let cwds = [(&agents.first, &args.cwd1, "--cwd1"), (&agents.second, &args.cwd2, "--cwd2")];
     for (spec, cwd, flag) in cwds {
         if matches!(spec, AgentSpec::Builtin { .. }) && cwd.is_some() {
             bail!("{flag} is for a program; a built-in agent has no working directory");
@@ -221,10 +197,7 @@ fn play_match(args: &MatchArgs) -> Result<()> {
 fn time_used(lines: &[RecordLine]) -> BySide<f64> {
     let mut used = BySide::new(0u64, 0u64);
     for line in lines {
-        if let RecordLine::Recv {
-            side, elapsed_ns, ..
-        } = line
-        {
+        if let RecordLine::Recv { side, elapsed_ns, .. } = line {
             used[*side] += elapsed_ns;
         }
     }
@@ -240,16 +213,10 @@ fn print_summary(
     used: BySide<f64>,
 ) -> Result<()> {
     let mut out = io::stdout().lock();
-    writeln!(
-        out,
-        "{}, seed {seed}, {} ms per player",
-        game.title(),
-        config.time.game_ms
-    )?;
+    writeln!(out, "{}, seed {seed}, {} ms per player", game.title(), config.time.game_ms)?;
     for side in Side::BOTH {
-        let verdict = outcome.faults[side]
-            .as_ref()
-            .map_or_else(|| "-".to_owned(), ToString::to_string);
+        let verdict =
+            outcome.faults[side].as_ref().map_or_else(|| "-".to_owned(), ToString::to_string);
         writeln!(
             out,
             "  {:<6}  {:<28}  score {:>6}  time {:>9.1} ms  {verdict}",
@@ -283,26 +250,16 @@ fn agent(game: &str, name: &str, seed: u64) -> Result<()> {
 fn perft(depth: u32, position: Option<&str>, divide: bool) -> Result<()> {
     use versus_bacteria::State;
     let state: State = match position {
-        Some(text) => text
-            .parse()
-            .map_err(|e| anyhow!("bad position {text:?}: {e}"))?,
+        Some(text) => text.parse().map_err(|e| anyhow!("bad position {text:?}: {e}"))?,
         None => State::start(),
     };
     let mut out = io::stdout().lock();
-    writeln!(
-        out,
-        "{:>5} {:>16} {:>10} {:>14}",
-        "depth", "nodes", "seconds", "nodes/s"
-    )?;
+    writeln!(out, "{:>5} {:>16} {:>10} {:>14}", "depth", "nodes", "seconds", "nodes/s")?;
     for d in 1..=depth {
         let start = Instant::now();
         let nodes = versus_bacteria::perft(&state, d);
         let seconds = start.elapsed().as_secs_f64();
-        let rate = if seconds > 0.0 {
-            nodes as f64 / seconds
-        } else {
-            f64::NAN
-        };
+        let rate = if seconds > 0.0 { nodes as f64 / seconds } else { f64::NAN };
         writeln!(out, "{d:>5} {nodes:>16} {seconds:>10.3} {rate:>14.0}")?;
         out.flush()?;
     }
@@ -319,10 +276,7 @@ fn replay_file(path: &PathBuf) -> Result<()> {
         fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
     let lines = read_record(&text).map_err(|e| anyhow!("{}: {e}", path.display()))?;
     let Some(RecordLine::Header(header)) = lines.first() else {
-        bail!(
-            "{}: the record does not start with a header",
-            path.display()
-        );
+        bail!("{}: the record does not start with a header", path.display());
     };
     let game = find_game(&header.game)?;
     if header.rules_version != game.rules_version() {
@@ -341,11 +295,7 @@ fn replay_file(path: &PathBuf) -> Result<()> {
         _ => None,
     }) {
         Some(recorded) if *recorded == outcome => {
-            println!(
-                "{}: replays to the recorded outcome {}",
-                path.display(),
-                outcome.result
-            );
+            println!("{}: replays to the recorded outcome {}", path.display(), outcome.result);
             Ok(())
         }
         Some(recorded) => bail!(
@@ -354,9 +304,6 @@ fn replay_file(path: &PathBuf) -> Result<()> {
             outcome.result,
             recorded.result
         ),
-        None => bail!(
-            "{}: the record has no footer (the game did not finish)",
-            path.display()
-        ),
+        None => bail!("{}: the record has no footer (the game did not finish)", path.display()),
     }
 }

@@ -7,10 +7,7 @@ const VERSUS: &str = env!("CARGO_BIN_EXE_versus");
 const GAMES: [&str; 4] = ["bacteria-war", "domineering", "connexion", "betris-large"];
 
 fn versus(args: &[&str]) -> Output {
-    Command::new(VERSUS)
-        .args(args)
-        .output()
-        .expect("versus runs")
+    Command::new(VERSUS).args(args).output().expect("versus runs")
 }
 
 fn stdout(output: &Output) -> String {
@@ -83,11 +80,7 @@ fn the_child_process_path_plays_the_same_game_as_the_in_process_path() {
         let first = format!("{VERSUS} agent {game} greedy --seed {}", 2 * seed + 1);
         let second = format!("{VERSUS} agent {game} random --seed {}", 2 * seed + 2);
         for (record, a, b) in [
-            (
-                &in_process,
-                "builtin:greedy".to_owned(),
-                "builtin:random".to_owned(),
-            ),
+            (&in_process, "builtin:greedy".to_owned(), "builtin:random".to_owned()),
             (&as_child, first, second),
         ] {
             let output = versus(&[
@@ -130,10 +123,7 @@ fn json_output_is_one_parsable_object() {
 #[test]
 fn bad_input_is_a_clear_error_and_a_failure_exit() {
     let cases: [(&[&str], &str); 6] = [
-        (
-            &["match", "chess", "builtin:random", "builtin:random"],
-            "unknown game \"chess\"",
-        ),
+        (&["match", "chess", "builtin:random", "builtin:random"], "unknown game \"chess\""),
         (
             &["match", "domineering", "builtin:nobody", "builtin:random"],
             "no built-in agent \"nobody\"",
@@ -150,14 +140,7 @@ fn bad_input_is_a_clear_error_and_a_failure_exit() {
             "cannot read the input file",
         ),
         (
-            &[
-                "match",
-                "domineering",
-                "./no-such-bot",
-                "builtin:random",
-                "--seed",
-                "1",
-            ],
+            &["match", "domineering", "./no-such-bot", "builtin:random", "--seed", "1"],
             "cannot start",
         ),
         (&["agent", "connexion", "nobody"], "no built-in agent"),
@@ -166,11 +149,7 @@ fn bad_input_is_a_clear_error_and_a_failure_exit() {
     for (args, message) in cases {
         let output = versus(args);
         assert_eq!(output.status.code(), Some(1), "{args:?}");
-        assert!(
-            stderr(&output).contains(message),
-            "{args:?}: {}",
-            stderr(&output)
-        );
+        assert!(stderr(&output).contains(message), "{args:?}: {}", stderr(&output));
     }
     let bad_flag = versus(&["match", "--speed", "9"]);
     assert_eq!(bad_flag.status.code(), Some(2));
@@ -182,11 +161,7 @@ fn a_corrupt_record_is_refused_with_its_line_number() {
     std::fs::write(&path, "{\"type\":\"header\"}\nnot json\n").unwrap();
     let output = versus(&["replay", path.to_str().unwrap()]);
     assert_eq!(output.status.code(), Some(1));
-    assert!(
-        stderr(&output).contains("record line 1"),
-        "{}",
-        stderr(&output)
-    );
+    assert!(stderr(&output).contains("record line 1"), "{}", stderr(&output));
 }
 
 #[test]

@@ -11,11 +11,7 @@ const KINDS: [&str; 16] = [
 ];
 
 fn tool(args: &[&str]) -> Output {
-    Command::new(VERSUS)
-        .arg("connexion-tool")
-        .args(args)
-        .output()
-        .expect("versus runs")
+    Command::new(VERSUS).arg("connexion-tool").args(args).output().expect("versus runs")
 }
 
 fn stdout(output: &Output) -> String {
@@ -28,10 +24,8 @@ fn stderr(output: &Output) -> String {
 
 /// A fresh directory for one test.
 fn dir(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "versus-connexion-tool-{}-{test}",
-        std::process::id()
-    ));
+    let dir =
+        std::env::temp_dir().join(format!("versus-connexion-tool-{}-{test}", std::process::id()));
     let _ = fs::remove_dir_all(&dir);
     fs::create_dir_all(&dir).unwrap();
     dir
@@ -43,27 +37,15 @@ fn s(path: &Path) -> &str {
 
 /// Two draw orders: every kind twice, in different orders per player.
 fn draw_orders() -> [Vec<String>; 2] {
-    let first: Vec<String> = KINDS
-        .iter()
-        .chain(KINDS.iter())
-        .map(|t| t.to_string())
-        .collect();
-    let second: Vec<String> = KINDS
-        .iter()
-        .rev()
-        .chain(KINDS.iter())
-        .map(|t| t.to_string())
-        .collect();
+    let first: Vec<String> = KINDS.iter().chain(KINDS.iter()).map(|t| t.to_string()).collect();
+    let second: Vec<String> =
+        KINDS.iter().rev().chain(KINDS.iter()).map(|t| t.to_string()).collect();
     [first, second]
 }
 
 fn write_input(path: &Path) -> [Vec<String>; 2] {
     let orders = draw_orders();
-    fs::write(
-        path,
-        format!("{}\n{}\n", orders[0].join(" "), orders[1].join(" ")),
-    )
-    .unwrap();
+    fs::write(path, format!("{}\n{}\n", orders[0].join(" "), orders[1].join(" "))).unwrap();
     orders
 }
 
@@ -210,15 +192,7 @@ fn flags_override_the_config_file() {
 #[test]
 fn without_an_input_the_draws_follow_the_seed() {
     let run = |seed: &str| {
-        let output = tool(&[
-            "-a",
-            "builtin:greedy",
-            "-b",
-            "builtin:random",
-            "-s",
-            "--seed",
-            seed,
-        ]);
+        let output = tool(&["-a", "builtin:greedy", "-b", "builtin:random", "-s", "--seed", seed]);
         assert!(output.status.success(), "{}", stderr(&output));
         assert_eq!(stderr(&output), "");
         stdout(&output)
@@ -234,11 +208,7 @@ fn without_an_input_the_draws_follow_the_seed() {
             })
             .collect()
     };
-    assert_eq!(
-        moves(&log),
-        moves(&run("11")),
-        "the same seed plays the same game"
-    );
+    assert_eq!(moves(&log), moves(&run("11")), "the same seed plays the same game");
     let other = run("12");
     assert_ne!(log.lines().nth(3), other.lines().nth(3));
 
@@ -273,10 +243,7 @@ fn the_game_record_replays() {
         s(&record),
     ]);
     assert!(output.status.success(), "{}", stderr(&output));
-    let replayed = Command::new(VERSUS)
-        .args(["replay", s(&record)])
-        .output()
-        .unwrap();
+    let replayed = Command::new(VERSUS).args(["replay", s(&record)]).output().unwrap();
     assert!(replayed.status.success(), "{}", stderr(&replayed));
 }
 
@@ -306,19 +273,12 @@ fn bad_invocations_exit_1_with_a_message() {
     write_input(&input);
     let short = dir.join("short.txt");
     let orders = draw_orders();
-    fs::write(
-        &short,
-        format!("{}\n{}\n", orders[0][1..].join(" "), orders[1].join(" ")),
-    )
-    .unwrap();
+    fs::write(&short, format!("{}\n{}\n", orders[0][1..].join(" "), orders[1].join(" "))).unwrap();
     let one_line = dir.join("one-line.txt");
     fs::write(&one_line, orders[0].join(" ")).unwrap();
     let not_a_tile = dir.join("not-a-tile.txt");
-    fs::write(
-        &not_a_tile,
-        format!("{} Q9\n{}\n", orders[0][1..].join(" "), orders[1].join(" ")),
-    )
-    .unwrap();
+    fs::write(&not_a_tile, format!("{} Q9\n{}\n", orders[0][1..].join(" "), orders[1].join(" ")))
+        .unwrap();
     let unknown_key = dir.join("unknown-key.txt");
     fs::write(&unknown_key, "EXEC1=builtin:greedy\nEXEC3=builtin:greedy\n").unwrap();
     let no_equals = dir.join("no-equals.txt");
@@ -330,75 +290,31 @@ fn bad_invocations_exit_1_with_a_message() {
     let cases: Vec<(Vec<&str>, &str)> = vec![
         (vec!["-b", b], "no program for the first player"),
         (vec!["-a", a], "no program for the second player"),
-        (
-            vec!["-c", s(&missing), "-a", a, "-b", b],
-            "cannot read the config file",
-        ),
-        (
-            vec!["-c", s(&unknown_key), "-b", b],
-            "line 2: unknown key \"EXEC3\"",
-        ),
-        (
-            vec!["-c", s(&no_equals), "-b", b],
-            "line 2: expected KEY=VALUE",
-        ),
-        (
-            vec!["-i", s(&missing), "-a", a, "-b", b],
-            "cannot read the input file",
-        ),
-        (
-            vec!["-i", s(&short), "-a", a, "-b", b],
-            "31 tiles, expected 32",
-        ),
-        (
-            vec!["-i", s(&one_line), "-a", a, "-b", b],
-            "expected 2 lines of tiles, found 1",
-        ),
-        (
-            vec!["-i", s(&not_a_tile), "-a", a, "-b", b],
-            "\"Q9\" is not a tile",
-        ),
-        (
-            vec!["-l", s(&bad_log), "-a", a, "-b", b],
-            "cannot create the log file",
-        ),
-        (
-            vec!["-a", "builtin:nobody", "-b", b],
-            "no built-in agent \"nobody\"",
-        ),
-        (
-            vec!["-a", a, "-b", b, "--cwd2", s(&dir)],
-            "the second player is a built-in agent",
-        ),
-        (
-            vec!["-a", "./agent", "--cwd1", s(&missing), "-b", b],
-            "(CWD1) is not a directory",
-        ),
-        (
-            vec!["-a", "/nonexistent/agent", "-b", b],
-            "cannot start \"/nonexistent/agent\"",
-        ),
+        (vec!["-c", s(&missing), "-a", a, "-b", b], "cannot read the config file"),
+        (vec!["-c", s(&unknown_key), "-b", b], "line 2: unknown key \"EXEC3\""),
+        (vec!["-c", s(&no_equals), "-b", b], "line 2: expected KEY=VALUE"),
+        (vec!["-i", s(&missing), "-a", a, "-b", b], "cannot read the input file"),
+        (vec!["-i", s(&short), "-a", a, "-b", b], "31 tiles, expected 32"),
+        (vec!["-i", s(&one_line), "-a", a, "-b", b], "expected 2 lines of tiles, found 1"),
+        (vec!["-i", s(&not_a_tile), "-a", a, "-b", b], "\"Q9\" is not a tile"),
+        (vec!["-l", s(&bad_log), "-a", a, "-b", b], "cannot create the log file"),
+        (vec!["-a", "builtin:nobody", "-b", b], "no built-in agent \"nobody\""),
+        (vec!["-a", a, "-b", b, "--cwd2", s(&dir)], "the second player is a built-in agent"),
+        (vec!["-a", "./agent", "--cwd1", s(&missing), "-b", b], "(CWD1) is not a directory"),
+        (vec!["-a", "/nonexistent/agent", "-b", b], "cannot start \"/nonexistent/agent\""),
     ];
     for (args, message) in cases {
         let output = tool(&args);
         let error = stderr(&output);
         assert_eq!(output.status.code(), Some(1), "{args:?}: {error}");
         assert!(error.starts_with("versus: "), "{args:?}: {error}");
-        assert!(
-            error.contains(message),
-            "{args:?}: expected {message:?} in {error}"
-        );
+        assert!(error.contains(message), "{args:?}: expected {message:?} in {error}");
         assert!(!error.contains("panicked"), "{args:?}: {error}");
         assert_eq!(stdout(&output), "", "{args:?}");
     }
     // A usage error is clap's: exit status 2.
     for args in [&["-z"][..], &["-a"][..], &["--seed", "x"][..]] {
         let output = tool(args);
-        assert_eq!(
-            output.status.code(),
-            Some(2),
-            "{args:?}: {}",
-            stderr(&output)
-        );
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {}", stderr(&output));
     }
 }

@@ -28,9 +28,7 @@ pub struct RandomPolicy {
 impl RandomPolicy {
     #[must_use]
     pub fn new(seed: u64) -> Self {
-        RandomPolicy {
-            rng: GameRng::new(seed),
-        }
+        RandomPolicy { rng: GameRng::new(seed) }
     }
 }
 
@@ -78,12 +76,7 @@ pub struct Agent<P> {
 
 impl<P: Policy> Agent<P> {
     pub fn new(policy: P) -> Self {
-        Agent {
-            policy,
-            side: None,
-            state: None,
-            sent: None,
-        }
+        Agent { policy, side: None, state: None, sent: None }
     }
 
     fn game(&mut self) -> Result<(Side, &mut State), AgentError> {
@@ -108,9 +101,8 @@ pub fn greedy() -> Agent<GreedyPolicy> {
 
 impl<P: Policy> ProtocolAgent for Agent<P> {
     fn respond(&mut self, line: &str) -> Result<Option<String>, AgentError> {
-        let parsed: JudgeLine = line
-            .parse()
-            .map_err(|e| AgentError::new(format!("{line:?}: {e}")))?;
+        let parsed: JudgeLine =
+            line.parse().map_err(|e| AgentError::new(format!("{line:?}: {e}")))?;
         let problem = |e: &dyn std::fmt::Display| AgentError::new(format!("{line:?}: {e}"));
         match parsed {
             JudgeLine::Ready(side) => {
@@ -139,10 +131,7 @@ impl<P: Policy> ProtocolAgent for Agent<P> {
                 Ok(Some(AgentLine::Put(mv).to_string()))
             }
             JudgeLine::Get(drawn) => {
-                let mv = self
-                    .sent
-                    .take()
-                    .ok_or_else(|| problem(&"GET without PUT"))?;
+                let mv = self.sent.take().ok_or_else(|| problem(&"GET without PUT"))?;
                 let (_, state) = self.game()?;
                 state.play_drawing(mv, drawn).map_err(|e| problem(&e))?;
                 Ok(None)

@@ -71,8 +71,7 @@ pub fn testing_tool_log(commands: BySide<&str>, record: &[RecordLine]) -> Result
         match line {
             RecordLine::Send { side, line } => {
                 let judge_line = || {
-                    line.parse::<JudgeLine>()
-                        .map_err(|_| LogError::BadLine(line.clone(), *side))
+                    line.parse::<JudgeLine>().map_err(|_| LogError::BadLine(line.clone(), *side))
                 };
                 if line.starts_with("INIT") && *side == Side::First {
                     let _ = writeln!(log, "{}", judge_line()?);

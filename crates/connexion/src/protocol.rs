@@ -39,21 +39,14 @@ pub enum JudgeLine {
     /// `READY FIRST|SECOND`, answered with `OK`.
     Ready(Side),
     /// `INIT A1..A5 B1..B5`: the agent's five tiles, then the opponent's.
-    Init {
-        own: [Tile; HAND_SIZE],
-        opponent: [Tile; HAND_SIZE],
-    },
+    Init { own: [Tile; HAND_SIZE], opponent: [Tile; HAND_SIZE] },
     /// `TIME t_mine t_opp`: the remaining budgets; answered with `PUT`.
     Time { mine: u64, opponent: u64 },
     /// `GET T`: the tile the agent drew after its placement.
     Get(Option<Tile>),
     /// `OPP p T1 T2 t`: the opponent placed `T1` on `p`, drew `T2`, was
     /// charged `t` ms.
-    Opp {
-        put: Move,
-        drawn: Option<Tile>,
-        ms: u64,
-    },
+    Opp { put: Move, drawn: Option<Tile>, ms: u64 },
     /// `FINISH`: the game is over.
     Finish,
 }
@@ -64,9 +57,7 @@ impl fmt::Display for JudgeLine {
             JudgeLine::Ready(side) => write!(f, "READY {}", side.upper()),
             JudgeLine::Init { own, opponent } => {
                 f.write_str("INIT")?;
-                own.iter()
-                    .chain(opponent)
-                    .try_for_each(|tile| write!(f, " {tile}"))
+                own.iter().chain(opponent).try_for_each(|tile| write!(f, " {tile}"))
             }
             JudgeLine::Time { mine, opponent } => write!(f, "TIME {mine} {opponent}"),
             JudgeLine::Get(drawn) => write!(f, "GET {}", Drawn(*drawn)),
@@ -84,11 +75,7 @@ pub enum JudgeLineError {
     #[error("unknown command in {0:?}")]
     Unknown(String),
     #[error("{command} takes {expected} words, found {found}")]
-    Arity {
-        command: &'static str,
-        expected: usize,
-        found: usize,
-    },
+    Arity { command: &'static str, expected: usize, found: usize },
     #[error("not a side: {0:?}")]
     Side(String),
     #[error("not a cell: {0:?}")]
@@ -100,8 +87,7 @@ pub enum JudgeLineError {
 }
 
 fn tile(word: &str) -> Result<Tile, JudgeLineError> {
-    word.parse()
-        .map_err(|_| JudgeLineError::Tile(word.to_owned()))
+    word.parse().map_err(|_| JudgeLineError::Tile(word.to_owned()))
 }
 
 fn drawn(word: &str) -> Result<Option<Tile>, JudgeLineError> {
@@ -117,8 +103,7 @@ fn number(word: &str) -> Result<u64, JudgeLineError> {
     if !word.bytes().all(|b| b.is_ascii_digit()) {
         return Err(JudgeLineError::Number(word.to_owned()));
     }
-    word.parse()
-        .map_err(|_| JudgeLineError::Number(word.to_owned()))
+    word.parse().map_err(|_| JudgeLineError::Number(word.to_owned()))
 }
 
 impl FromStr for JudgeLine {
@@ -139,11 +124,7 @@ impl FromStr for JudgeLine {
             _ => return Err(JudgeLineError::Unknown(line.to_owned())),
         };
         if args.len() != expected {
-            return Err(JudgeLineError::Arity {
-                command,
-                expected,
-                found: args.len(),
-            });
+            return Err(JudgeLineError::Arity { command, expected, found: args.len() });
         }
         Ok(match command {
             "READY" => JudgeLine::Ready(match args[0] {
@@ -162,10 +143,7 @@ impl FromStr for JudgeLine {
                     opponent: std::array::from_fn(|i| tiles[HAND_SIZE + i]),
                 }
             }
-            "TIME" => JudgeLine::Time {
-                mine: number(args[0])?,
-                opponent: number(args[1])?,
-            },
+            "TIME" => JudgeLine::Time { mine: number(args[0])?, opponent: number(args[1])? },
             "GET" => JudgeLine::Get(drawn(args[0])?),
             "OPP" => JudgeLine::Opp {
                 put: Move {
@@ -244,23 +222,13 @@ mod tests {
     #[test]
     fn judge_lines_of_the_statement() {
         let line: JudgeLine = "OPP a1+ R1 X0 70".parse().unwrap();
-        assert_eq!(
-            line,
-            JudgeLine::Opp {
-                put: "a1+ R1".parse().unwrap(),
-                drawn: None,
-                ms: 70
-            }
-        );
+        assert_eq!(line, JudgeLine::Opp { put: "a1+ R1".parse().unwrap(), drawn: None, ms: 70 });
         assert_eq!(line.to_string(), "OPP a1+ R1 X0 70");
         let init = "INIT R1 R2 R3 R4 G1 Y1 Y2 Y3 Y4 B1";
         assert_eq!(init.parse::<JudgeLine>().unwrap().to_string(), init);
         assert_eq!(
             "TIME 10000 9930".parse(),
-            Ok(JudgeLine::Time {
-                mine: 10_000,
-                opponent: 9_930
-            })
+            Ok(JudgeLine::Time { mine: 10_000, opponent: 9_930 })
         );
     }
 
@@ -270,34 +238,16 @@ mod tests {
             "TIME 1".parse::<JudgeLine>(),
             Err(JudgeLineError::Arity { found: 1, .. })
         ));
-        assert!(matches!(
-            "TIME +1 2".parse::<JudgeLine>(),
-            Err(JudgeLineError::Number(_))
-        ));
-        assert!(matches!(
-            "GET Z9".parse::<JudgeLine>(),
-            Err(JudgeLineError::Tile(_))
-        ));
-        assert!(matches!(
-            "READY THIRD".parse::<JudgeLine>(),
-            Err(JudgeLineError::Side(_))
-        ));
-        assert!(matches!(
-            "OPP a1- R1 R2 3".parse::<JudgeLine>(),
-            Err(JudgeLineError::Cell(_))
-        ));
-        assert!(matches!(
-            "".parse::<JudgeLine>(),
-            Err(JudgeLineError::Unknown(_))
-        ));
+        assert!(matches!("TIME +1 2".parse::<JudgeLine>(), Err(JudgeLineError::Number(_))));
+        assert!(matches!("GET Z9".parse::<JudgeLine>(), Err(JudgeLineError::Tile(_))));
+        assert!(matches!("READY THIRD".parse::<JudgeLine>(), Err(JudgeLineError::Side(_))));
+        assert!(matches!("OPP a1- R1 R2 3".parse::<JudgeLine>(), Err(JudgeLineError::Cell(_))));
+        assert!(matches!("".parse::<JudgeLine>(), Err(JudgeLineError::Unknown(_))));
     }
 
     #[test]
     fn put_errors_are_the_testing_tool_reasons() {
-        assert_eq!(
-            parse_put("PUT a1+ R1"),
-            Ok("a1+ R1".parse::<Move>().unwrap())
-        );
+        assert_eq!(parse_put("PUT a1+ R1"), Ok("a1+ R1".parse::<Move>().unwrap()));
         let reason = |line: &str| parse_put(line).unwrap_err().to_string();
         assert_eq!(reason("PUT a1+"), "PUT PARSE FAILED");
         assert_eq!(reason("PUT a1+ R1 R2"), "PUT PARSE FAILED");

@@ -59,10 +59,7 @@ pub fn draw_orders(config: &GameConfig) -> Result<BySide<[Tile; BAG_SIZE]>, Conf
 pub fn parse_input(input: &str) -> Result<BySide<[Tile; BAG_SIZE]>, ConfigError> {
     let lines: Vec<&str> = input.lines().filter(|l| !l.trim().is_empty()).collect();
     let [first, second] = lines[..] else {
-        return Err(ConfigError(format!(
-            "expected 2 lines of tiles, found {}",
-            lines.len()
-        )));
+        return Err(ConfigError(format!("expected 2 lines of tiles, found {}", lines.len())));
     };
     let bag = |side: Side, line: &str| -> Result<[Tile; BAG_SIZE], ConfigError> {
         let words: Vec<&str> = line.split_ascii_whitespace().collect();
@@ -88,10 +85,7 @@ pub fn parse_input(input: &str) -> Result<BySide<[Tile; BAG_SIZE]>, ConfigError>
         }
         Ok(order)
     };
-    Ok(BySide::new(
-        bag(Side::First, first)?,
-        bag(Side::Second, second)?,
-    ))
+    Ok(BySide::new(bag(Side::First, first)?, bag(Side::Second, second)?))
 }
 
 #[derive(Debug)]
@@ -156,11 +150,7 @@ impl ConnexionReferee {
             let tiles = self.state.hand(s).tiles();
             std::array::from_fn(|i| tiles[i])
         };
-        JudgeLine::Init {
-            own: hand(side),
-            opponent: hand(side.opponent()),
-        }
-        .to_string()
+        JudgeLine::Init { own: hand(side), opponent: hand(side.opponent()) }.to_string()
     }
 
     fn turn(&mut self, side: Side, reply: Reply) {
@@ -168,22 +158,19 @@ impl ConnexionReferee {
             Ok(answer) => answer,
             Err(fault) => return self.end(Outcome::forfeit(side, fault, self.scores())),
         };
-        let played = parse_put(&line)
-            .map_err(|error| error.to_string())
-            .and_then(|mv| {
-                self.state.play(mv).map(|drawn| (mv, drawn)).map_err(|e| {
-                    match e {
-                        IllegalMove::NoTile(_) => NO_TILE,
-                        IllegalMove::NotEmpty(_) => NOT_EMPTY,
-                        IllegalMove::GameOver => unreachable!("asked only while the game is on"),
-                    }
-                    .to_owned()
-                })
-            });
+        let played = parse_put(&line).map_err(|error| error.to_string()).and_then(|mv| {
+            self.state.play(mv).map(|drawn| (mv, drawn)).map_err(|e| {
+                match e {
+                    IllegalMove::NoTile(_) => NO_TILE,
+                    IllegalMove::NotEmpty(_) => NOT_EMPTY,
+                    IllegalMove::GameOver => unreachable!("asked only while the game is on"),
+                }
+                .to_owned()
+            })
+        });
         match played {
             Ok((put, drawn)) => {
-                self.pending
-                    .push_back((side, JudgeLine::Get(drawn).to_string()));
+                self.pending.push_back((side, JudgeLine::Get(drawn).to_string()));
                 let opp = JudgeLine::Opp { put, drawn, ms };
                 self.pending.push_back((side.opponent(), opp.to_string()));
                 self.phase = Phase::Play;
@@ -203,10 +190,8 @@ impl Referee for ConnexionReferee {
         }
         match &self.phase {
             Phase::Start => {
-                self.phase = Phase::Ready {
-                    answered: BySide::default(),
-                    faults: BySide::default(),
-                };
+                self.phase =
+                    Phase::Ready { answered: BySide::default(), faults: BySide::default() };
                 Action::Ask(
                     Side::BOTH
                         .map(|side| Request {
@@ -279,22 +264,14 @@ mod tests {
     use super::*;
 
     fn input_with(first: &str) -> String {
-        let full: Vec<String> = Bag::full()
-            .remaining()
-            .iter()
-            .map(Tile::to_string)
-            .collect();
+        let full: Vec<String> = Bag::full().remaining().iter().map(Tile::to_string).collect();
         format!("{first}\n{}\n", full.join(" "))
     }
 
     #[test]
     fn input_is_validated() {
-        let full = Bag::full()
-            .remaining()
-            .iter()
-            .map(Tile::to_string)
-            .collect::<Vec<_>>()
-            .join(" ");
+        let full =
+            Bag::full().remaining().iter().map(Tile::to_string).collect::<Vec<_>>().join(" ");
         assert!(parse_input(&input_with(&full)).is_ok());
         let error = |input: &str| parse_input(input).unwrap_err().to_string();
         assert!(error(&full).contains("found 1"));

@@ -182,10 +182,7 @@ impl Cell {
 
     /// The two or three cells sharing an edge with this one.
     pub fn neighbours(self) -> impl Iterator<Item = Cell> {
-        ADJACENCY.0[self.index()]
-            .into_iter()
-            .filter(|&n| n != NO_CELL)
-            .map(Cell)
+        ADJACENCY.0[self.index()].into_iter().filter(|&n| n != NO_CELL).map(Cell)
     }
 
     /// The neighbours as a cell mask.
@@ -227,10 +224,7 @@ impl FromStr for Cell {
         let &[column, row, sign] = s.as_bytes() else {
             return Err(error());
         };
-        let column = COLUMN_LETTERS
-            .iter()
-            .position(|&c| c == column)
-            .ok_or_else(error)?;
+        let column = COLUMN_LETTERS.iter().position(|&c| c == column).ok_or_else(error)?;
         let row = match row {
             b'1'..=b'6' => row - b'1',
             _ => return Err(error()),
@@ -287,9 +281,7 @@ impl Tile {
     /// The tile of `colour` and `pattern` (1 to 4).
     #[must_use]
     pub fn new(colour: Colour, pattern: u8) -> Option<Tile> {
-        (1..=4)
-            .contains(&pattern)
-            .then(|| Tile(colour as u8 * 4 + pattern - 1))
+        (1..=4).contains(&pattern).then(|| Tile(colour as u8 * 4 + pattern - 1))
     }
 
     #[must_use]
@@ -371,10 +363,7 @@ impl FromStr for Move {
         let [cell, tile] = words[..] else {
             return Err(ParseMoveError::Shape(s.to_owned()));
         };
-        Ok(Move {
-            cell: cell.parse()?,
-            tile: tile.parse()?,
-        })
+        Ok(Move { cell: cell.parse()?, tile: tile.parse()? })
     }
 }
 
@@ -521,10 +510,7 @@ impl Board {
 pub fn scores_from_scratch(cells: &[Option<Tile>; CELLS]) -> BySide<u32> {
     let by_pattern = |a: Tile, b: Tile| a.pattern() == b.pattern();
     let by_colour = |a: Tile, b: Tile| a.colour() == b.colour();
-    BySide::new(
-        squared_groups(cells, by_pattern),
-        squared_groups(cells, by_colour),
-    )
+    BySide::new(squared_groups(cells, by_pattern), squared_groups(cells, by_colour))
 }
 
 fn squared_groups(cells: &[Option<Tile>; CELLS], same: impl Fn(Tile, Tile) -> bool) -> u32 {
@@ -564,10 +550,7 @@ pub struct Hand {
 
 impl Default for Hand {
     fn default() -> Self {
-        Hand {
-            tiles: [Tile(0); HAND_SIZE],
-            len: 0,
-        }
+        Hand { tiles: [Tile(0); HAND_SIZE], len: 0 }
     }
 }
 
@@ -748,11 +731,7 @@ impl State {
             }
             hand
         });
-        State {
-            board: Board::new(),
-            hands,
-            bags,
-        }
+        State { board: Board::new(), hands, bags }
     }
 
     /// The start of a game as an agent sees it after `INIT`: the hands, and
@@ -943,10 +922,7 @@ fn parse_tiles(text: &str) -> Result<Vec<Tile>, ParseTileError> {
         return Ok(Vec::new());
     }
     let chars: Vec<char> = text.chars().collect();
-    chars
-        .chunks(2)
-        .map(|pair| pair.iter().collect::<String>().parse())
-        .collect()
+    chars.chunks(2).map(|pair| pair.iter().collect::<String>().parse()).collect()
 }
 
 impl FromStr for State {
@@ -974,11 +950,8 @@ impl FromStr for State {
         for tile in board.cells().iter().flatten() {
             kinds[tile.index()] += 1;
         }
-        let mut state = State {
-            board,
-            hands: BySide::default(),
-            bags: BySide::new(Bag::full(), Bag::full()),
-        };
+        let mut state =
+            State { board, hands: BySide::default(), bags: BySide::new(Bag::full(), Bag::full()) };
         for side in Side::BOTH {
             let placed = match side {
                 Side::First => turn.div_ceil(2),
@@ -998,10 +971,7 @@ impl FromStr for State {
             let mut order = [Tile(0); BAG_SIZE];
             let start = BAG_SIZE - bag.len();
             order[start..].copy_from_slice(bag);
-            state.bags[side] = Bag {
-                order,
-                drawn: start as u8,
-            };
+            state.bags[side] = Bag { order, drawn: start as u8 };
         }
         if let Some(kind) = (0..16).find(|&k| kinds[k] != 4) {
             return Err(ParseStateError::Kind(Tile::ALL[kind], kinds[kind]));

@@ -20,9 +20,7 @@ use versus_core::{
 };
 
 fn data(path: &str) -> String {
-    let full = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests")
-        .join(path);
+    let full = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests").join(path);
     fs::read_to_string(&full).unwrap_or_else(|e| panic!("{}: {e}", full.display()))
 }
 
@@ -154,16 +152,9 @@ fn play_rejects_exactly_what_legal_moves_omits() {
     let mut rng = GameRng::new(7);
     for game in 0..300 {
         let state = random_state(&mut rng, (game * 13) % 65);
-        let legal: BTreeSet<(Cell, Tile)> = state
-            .legal_moves()
-            .into_iter()
-            .map(|m| (m.cell, m.tile))
-            .collect();
-        assert_eq!(
-            legal.len(),
-            state.legal_moves().len(),
-            "legal moves are distinct"
-        );
+        let legal: BTreeSet<(Cell, Tile)> =
+            state.legal_moves().into_iter().map(|m| (m.cell, m.tile)).collect();
+        assert_eq!(legal.len(), state.legal_moves().len(), "legal moves are distinct");
         for at in Cell::all() {
             for &t in &Tile::ALL {
                 let mut copy = state.clone();
@@ -235,10 +226,7 @@ fn any_move() -> impl Strategy<Value = Move> {
 fn any_judge_line() -> impl Strategy<Value = JudgeLine> {
     prop_oneof![
         prop_oneof![Just(Side::First), Just(Side::Second)].prop_map(JudgeLine::Ready),
-        (
-            proptest::array::uniform5(any_tile()),
-            proptest::array::uniform5(any_tile())
-        )
+        (proptest::array::uniform5(any_tile()), proptest::array::uniform5(any_tile()))
             .prop_map(|(own, opponent)| JudgeLine::Init { own, opponent }),
         (any::<u64>(), any::<u64>())
             .prop_map(|(mine, opponent)| JudgeLine::Time { mine, opponent }),
@@ -302,11 +290,7 @@ fn transcript_config(text: &str) -> GameConfig {
                 .expect("the transcript gives both bags")
         })
         .collect();
-    GameConfig {
-        seed: 0,
-        time: TimeControl::CONTEST,
-        input: Some(input.join("\n")),
-    }
+    GameConfig { seed: 0, time: TimeControl::CONTEST, input: Some(input.join("\n")) }
 }
 
 fn check_transcript(name: &str) -> (Transcript, versus_core::Outcome) {
@@ -320,10 +304,8 @@ fn check_transcript(name: &str) -> (Transcript, versus_core::Outcome) {
 #[test]
 fn transcripts_replay() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/transcripts");
-    let mut names: Vec<String> = fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().into_string().unwrap())
-        .collect();
+    let mut names: Vec<String> =
+        fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
     names.sort();
     assert_eq!(names.len(), 7, "{names:?}");
     for name in names {
@@ -334,14 +316,8 @@ fn transcripts_replay() {
 #[test]
 fn transcript_reasons() {
     let reason = |name: &str| match check_transcript(name).1.faults {
-        BySide {
-            first: Some(Fault::Runtime { reason, .. }),
-            ..
-        }
-        | BySide {
-            second: Some(Fault::Runtime { reason, .. }),
-            ..
-        } => reason,
+        BySide { first: Some(Fault::Runtime { reason, .. }), .. }
+        | BySide { second: Some(Fault::Runtime { reason, .. }), .. } => reason,
         other => panic!("{name}: {other:?}"),
     };
     assert_eq!(reason("statement_example.txt"), "NOT EMPTY");
@@ -360,16 +336,11 @@ struct Scripted {
 impl Scripted {
     fn new(config: &GameConfig) -> Self {
         let mut referee = ConnexionReferee::new(config).unwrap();
-        let Action::Ask(ready) = referee.next() else {
-            panic!("READY first")
-        };
+        let Action::Ask(ready) = referee.next() else { panic!("READY first") };
         for request in ready {
             referee.answer(request.side, ok_reply("OK"));
         }
-        Scripted {
-            referee,
-            told: Vec::new(),
-        }
+        Scripted { referee, told: Vec::new() }
     }
 
     /// Runs until the next TIME request, which it returns, or the outcome.
@@ -389,10 +360,7 @@ impl Scripted {
 }
 
 fn ok_reply(text: &str) -> Reply {
-    Reply::Line {
-        text: text.into(),
-        elapsed: Duration::from_micros(300),
-    }
+    Reply::Line { text: text.into(), elapsed: Duration::from_micros(300) }
 }
 
 /// The faulty reply to give in a position.
@@ -403,15 +371,11 @@ fn every_runtime_reason() {
     let config = GameConfig::seeded(11);
     let cases: [(&str, FaultyReply); 5] = [
         ("PUT PARSE FAILED", |_| "PUT a1+R1".into()),
-        ("CELL PARSE FAILED", |s| {
-            format!("PUT c3+ {}", s.hand(Side::First).tiles()[0])
-        }),
+        ("CELL PARSE FAILED", |s| format!("PUT c3+ {}", s.hand(Side::First).tiles()[0])),
         ("TILE PARSE FAILED", |_| "PUT a1+ X0".into()),
         ("NO TILE", |s| {
-            let missing = Tile::ALL
-                .into_iter()
-                .find(|t| !s.hand(Side::First).contains(*t))
-                .unwrap();
+            let missing =
+                Tile::ALL.into_iter().find(|t| !s.hand(Side::First).contains(*t)).unwrap();
             format!("PUT a1+ {missing}")
         }),
         ("NOT EMPTY", |s| {
@@ -434,18 +398,12 @@ fn every_runtime_reason() {
         game.told.clear();
         game.referee.answer(Side::First, ok_reply(&line));
         let outcome = game.until_asked().unwrap_err();
-        assert_eq!(
-            outcome.faults.first,
-            Some(Fault::runtime(expected, line.clone()))
-        );
+        assert_eq!(outcome.faults.first, Some(Fault::runtime(expected, line.clone())));
         assert_eq!(outcome.result, versus_core::GameResult::SecondWins);
         assert_eq!(outcome.scores, scores, "scores are kept on a fault");
         assert_eq!(
             game.told,
-            [
-                (Side::First, "FINISH".to_owned()),
-                (Side::Second, "FINISH".to_owned())
-            ],
+            [(Side::First, "FINISH".to_owned()), (Side::Second, "FINISH".to_owned())],
             "{expected}: the game ends at once"
         );
     }
@@ -460,11 +418,10 @@ fn game_ends_after_exactly_64_placements_with_a_full_board() {
         LocalEndpoint::new(Box::new(agents::random(8))),
     );
     let mut record = Vec::new();
-    let outcome = play(
-        &mut referee,
-        BySide::new(&mut endpoints.first, &mut endpoints.second),
-        &mut |line| record.push(line),
-    );
+    let outcome =
+        play(&mut referee, BySide::new(&mut endpoints.first, &mut endpoints.second), &mut |line| {
+            record.push(line)
+        });
     assert!(referee.state().is_over());
     assert_eq!(referee.state().board().count(), 64);
     assert_eq!(referee.state().board().empty(), 0);
@@ -479,20 +436,11 @@ fn game_ends_after_exactly_64_placements_with_a_full_board() {
     let opps = sent.iter().filter(|(_, l)| l.starts_with("OPP")).count();
     assert_eq!((times, opps), (64, 64));
     // The 64th OPP is followed by FINISH to both and nothing else.
-    let last_opp = sent
-        .iter()
-        .rposition(|(_, l)| l.starts_with("OPP"))
-        .unwrap();
-    assert_eq!(
-        sent[last_opp + 1..],
-        [(Side::First, "FINISH"), (Side::Second, "FINISH")]
-    );
+    let last_opp = sent.iter().rposition(|(_, l)| l.starts_with("OPP")).unwrap();
+    assert_eq!(sent[last_opp + 1..], [(Side::First, "FINISH"), (Side::Second, "FINISH")]);
     let expected = referee.state().scores().map(f64::from);
     assert_eq!(outcome.scores, expected);
-    assert_eq!(
-        expected.map(|s| s as u32),
-        scores_from_scratch(referee.state().board().cells())
-    );
+    assert_eq!(expected.map(|s| s as u32), scores_from_scratch(referee.state().board().cells()));
     assert!(outcome.faults.first.is_none() && outcome.faults.second.is_none());
 }
 
@@ -536,14 +484,8 @@ fn a_fault_ends_the_game_at_once() {
 #[test]
 fn bad_inputs_are_config_errors() {
     for input in ["", "R1 R2", "R1\nR2\nR3"] {
-        let config = GameConfig {
-            input: Some(input.into()),
-            ..GameConfig::seeded(0)
-        };
-        assert!(
-            versus_core::Game::referee(&GAME, &config).is_err(),
-            "{input:?}"
-        );
+        let config = GameConfig { input: Some(input.into()), ..GameConfig::seeded(0) };
+        assert!(versus_core::Game::referee(&GAME, &config).is_err(), "{input:?}");
     }
 }
 
@@ -591,10 +533,7 @@ fn greedy_follows_its_rule() {
     let first_tile = state.hand(Side::First).tiles()[0];
     assert_eq!(
         GreedyPolicy.choose(&state, Side::First),
-        Move {
-            cell: cell("a1+"),
-            tile: first_tile
-        }
+        Move { cell: cell("a1+"), tile: first_tile }
     );
 }
 
@@ -639,14 +578,8 @@ fn agents_reject_nonsense() {
 fn log_of_a_short_game() {
     let (transcript, outcome) = check_transcript("timeout.txt");
     let mut record = transcript.lines.clone();
-    let debug = RecordLine::Debug {
-        side: Side::Second,
-        line: "thinking...".into(),
-    };
-    let at = record
-        .iter()
-        .position(|l| matches!(l, RecordLine::Timeout { .. }))
-        .unwrap();
+    let debug = RecordLine::Debug { side: Side::Second, line: "thinking...".into() };
+    let at = record.iter().position(|l| matches!(l, RecordLine::Timeout { .. })).unwrap();
     record.insert(at, debug);
     record.push(RecordLine::Footer { outcome });
     let log = testing_tool_log(BySide::new("./a.out", "python3 bot.py"), &record).unwrap();

@@ -35,9 +35,8 @@ pub fn run_stdio(
     for line in input.lines() {
         let line = line?;
         let line = line.trim_end_matches('\r');
-        let reply = agent
-            .respond(line)
-            .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?;
+        let reply =
+            agent.respond(line).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?;
         if let Some(reply) = reply {
             writeln!(output, "{reply}")?;
             output.flush()?;

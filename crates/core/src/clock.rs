@@ -44,10 +44,7 @@ pub struct TimeControl {
 
 impl TimeControl {
     /// The contests' clock: 10,000 ms a game, 3,000 ms for `READY`.
-    pub const CONTEST: TimeControl = TimeControl {
-        game_ms: 10_000,
-        ready_ms: 3_000,
-    };
+    pub const CONTEST: TimeControl = TimeControl { game_ms: 10_000, ready_ms: 3_000 };
 
     #[must_use]
     pub fn ready_limit(&self) -> Duration {
@@ -75,10 +72,7 @@ pub struct Overtime;
 impl Clock {
     #[must_use]
     pub fn new(budget_ms: u64, rounding: Rounding) -> Self {
-        Clock {
-            remaining_ms: budget_ms,
-            rounding,
-        }
+        Clock { remaining_ms: budget_ms, rounding }
     }
 
     /// What is left, in whole ms (shown to the agents as `my_time`/`opp_time`).

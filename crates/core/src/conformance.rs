@@ -17,19 +17,12 @@ use crate::side::{BySide, Side};
 
 /// A clock so long that in-process agents never run out of it, whatever the
 /// machine's load: the suite tests rules and protocol, not speed.
-pub const RELAXED: TimeControl = TimeControl {
-    game_ms: 1_000_000,
-    ready_ms: 100_000,
-};
+pub const RELAXED: TimeControl = TimeControl { game_ms: 1_000_000, ready_ms: 100_000 };
 
 /// The config of suite game `seed`.
 #[must_use]
 pub fn config(seed: u64) -> GameConfig {
-    GameConfig {
-        seed,
-        time: RELAXED,
-        input: None,
-    }
+    GameConfig { seed, time: RELAXED, input: None }
 }
 
 /// Plays one game between two built-in agents in-process and returns its record.
@@ -39,17 +32,12 @@ pub fn play_builtin(
     agents: BySide<(&str, u64)>,
 ) -> (Outcome, Vec<RecordLine>) {
     let make = |(name, seed): (&str, u64)| {
-        let agent = game
-            .agent(name, seed)
-            .unwrap_or_else(|| panic!("{} has no agent {name}", game.name()));
+        let agent =
+            game.agent(name, seed).unwrap_or_else(|| panic!("{} has no agent {name}", game.name()));
         SteadyClock(LocalEndpoint::new(agent))
     };
     let mut endpoints = agents.map(make);
-    play_endpoints(
-        game,
-        config,
-        BySide::new(&mut endpoints.first, &mut endpoints.second),
-    )
+    play_endpoints(game, config, BySide::new(&mut endpoints.first, &mut endpoints.second))
 }
 
 /// Plays one game between two endpoints and returns its outcome and record.
@@ -75,10 +63,7 @@ impl Endpoint for SteadyClock {
     }
     fn receive(&mut self, limit: Duration) -> Reply {
         match self.0.receive(limit) {
-            Reply::Line { text, .. } => Reply::Line {
-                text,
-                elapsed: Duration::from_millis(1),
-            },
+            Reply::Line { text, .. } => Reply::Line { text, elapsed: Duration::from_millis(1) },
             other => other,
         }
     }
@@ -110,10 +95,7 @@ impl<E: Endpoint> Endpoint for Sabotaged<E> {
 
 /// The replies that each `side` gave in a record.
 fn reply_count(lines: &[RecordLine], side: Side) -> usize {
-    lines
-        .iter()
-        .filter(|l| l.reply().is_some_and(|(s, _)| s == side))
-        .count()
+    lines.iter().filter(|l| l.reply().is_some_and(|(s, _)| s == side)).count()
 }
 
 /// The whole suite, over `games` seeds.
@@ -137,12 +119,7 @@ pub fn check_game(game: &dyn Game, games: u64) {
 
         // Same seeds, same game: the lines said and replied are identical.
         let (again, lines_again) = play_builtin(game, &config, seats);
-        assert_eq!(
-            again,
-            outcome,
-            "{} seed {seed}: a replay changed the outcome",
-            game.name()
-        );
+        assert_eq!(again, outcome, "{} seed {seed}: a replay changed the outcome", game.name());
         assert_eq!(
             texts(&lines),
             texts(&lines_again),
@@ -187,12 +164,7 @@ fn check_record(game: &dyn Game, config: &GameConfig, lines: &[RecordLine], outc
     let mut referee = game.referee(config).expect("valid config");
     let replayed =
         replay(referee.as_mut(), lines).unwrap_or_else(|e| panic!("{}: {e}", game.name()));
-    assert_eq!(
-        &replayed,
-        outcome,
-        "{}: the record replays to another outcome",
-        game.name()
-    );
+    assert_eq!(&replayed, outcome, "{}: the record replays to another outcome", game.name());
 }
 
 /// Every kind of failure, at the first reply (the answer to READY), at a
@@ -202,56 +174,28 @@ fn check_faults(game: &dyn Game) {
     let config = config(7);
     let seats = BySide::new(("random", 11), ("random", 12));
     let (_, clean) = play_builtin(game, &config, seats);
-    let crash = Fault::Crash {
-        detail: "killed by signal 9".into(),
-    };
+    let crash = Fault::Crash { detail: "killed by signal 9".into() };
     for side in Side::BOTH {
         let total = reply_count(&clean, side);
-        assert!(
-            total >= 2,
-            "{}: {side} replied only {total} times",
-            game.name()
-        );
+        assert!(total >= 2, "{}: {side} replied only {total} times", game.name());
         for nth in [0, total / 2, total - 1] {
             let ready = nth == 0;
             let cases = [
-                (
-                    Reply::Timeout,
-                    if ready {
-                        Fault::Stall
-                    } else {
-                        Fault::TimeLimit
-                    },
-                ),
+                (Reply::Timeout, if ready { Fault::Stall } else { Fault::TimeLimit }),
                 (Reply::Gone(crash.clone()), crash.clone()),
                 (
-                    Reply::Line {
-                        text: "\u{1}garbage".into(),
-                        elapsed: Duration::from_millis(1),
-                    },
-                    Fault::Runtime {
-                        reason: String::new(),
-                        line: "\u{1}garbage".into(),
-                    },
+                    Reply::Line { text: "\u{1}garbage".into(), elapsed: Duration::from_millis(1) },
+                    Fault::Runtime { reason: String::new(), line: "\u{1}garbage".into() },
                 ),
                 (
-                    Reply::Line {
-                        text: "OK".into(),
-                        elapsed: Duration::from_secs(2_000_000),
-                    },
-                    if ready {
-                        Fault::Stall
-                    } else {
-                        Fault::TimeLimit
-                    },
+                    Reply::Line { text: "OK".into(), elapsed: Duration::from_secs(2_000_000) },
+                    if ready { Fault::Stall } else { Fault::TimeLimit },
                 ),
             ];
             for (fault_reply, expected) in cases {
                 let local = |side: Side| {
                     let (name, seed) = seats[side];
-                    SteadyClock(LocalEndpoint::new(
-                        game.agent(name, seed).expect("checked above"),
-                    ))
+                    SteadyClock(LocalEndpoint::new(game.agent(name, seed).expect("checked above")))
                 };
                 let mut sabotaged = Sabotaged {
                     inner: local(side),
@@ -265,31 +209,19 @@ fn check_faults(game: &dyn Game) {
                     Side::Second => BySide::new(&mut other, &mut sabotaged),
                 };
                 let (outcome, lines) = play_endpoints(game, &config, endpoints);
-                let context = format!(
-                    "{}: {side} reply #{nth} replaced by {fault_reply:?}",
-                    game.name()
-                );
+                let context =
+                    format!("{}: {side} reply #{nth} replaced by {fault_reply:?}", game.name());
                 let fault = outcome.faults[side]
                     .clone()
                     .unwrap_or_else(|| panic!("{context}: no fault recorded"));
                 match (&fault, &expected) {
-                    (
-                        Fault::Runtime { line, .. },
-                        Fault::Runtime {
-                            line: expected_line,
-                            ..
-                        },
-                    ) => {
+                    (Fault::Runtime { line, .. }, Fault::Runtime { line: expected_line, .. }) => {
                         assert_eq!(line, expected_line, "{context}")
                     }
                     _ => assert_eq!(fault, expected, "{context}"),
                 }
                 if outcome.faults[side.opponent()].is_none() {
-                    assert_eq!(
-                        outcome.result,
-                        GameResult::win_for(side.opponent()),
-                        "{context}"
-                    );
+                    assert_eq!(outcome.result, GameResult::win_for(side.opponent()), "{context}");
                 } else {
                     assert_eq!(outcome.result, GameResult::Draw, "{context}");
                 }

@@ -24,11 +24,7 @@ impl GameConfig {
     /// The contest clock with the given seed and no explicit input.
     #[must_use]
     pub fn seeded(seed: u64) -> Self {
-        GameConfig {
-            seed,
-            time: TimeControl::CONTEST,
-            input: None,
-        }
+        GameConfig { seed, time: TimeControl::CONTEST, input: None }
     }
 }
 

@@ -17,6 +17,12 @@ pub trait Endpoint {
     fn send(&mut self, line: &str);
     /// The next line, waiting until `limit` after the end of the last `send`.
     fn receive(&mut self, limit: Duration) -> Reply;
+    /// How late the judge was on the last `receive`: from a line's arrival
+    /// to its taking, or from the deadline to the wake-up that saw none.
+    /// Large values mean the machine, not the agent, was slow.
+    fn lag(&self) -> Duration {
+        Duration::ZERO
+    }
     /// The standard-error lines collected since the last call.
     fn debug_lines(&mut self) -> Vec<String> {
         Vec::new()
@@ -43,10 +49,7 @@ pub fn play(
             Action::Ask(requests) => {
                 for request in &requests {
                     endpoints[request.side].send(&request.line);
-                    record(RecordLine::Send {
-                        side: request.side,
-                        line: request.line.clone(),
-                    });
+                    record(RecordLine::Send { side: request.side, line: request.line.clone() });
                 }
                 for request in requests {
                     let side = request.side;
@@ -54,7 +57,8 @@ pub fn play(
                     for line in endpoints[side].debug_lines() {
                         record(RecordLine::Debug { side, line });
                     }
-                    record(RecordLine::from_reply(side, &reply));
+                    let lag = endpoints[side].lag();
+                    record(RecordLine::from_reply(side, &reply, lag));
                     referee.answer(side, reply);
                 }
             }
@@ -67,9 +71,7 @@ pub fn play(
             record(RecordLine::Debug { side, line });
         }
     }
-    record(RecordLine::Footer {
-        outcome: outcome.clone(),
-    });
+    record(RecordLine::Footer { outcome: outcome.clone() });
     outcome
 }
 
@@ -84,19 +86,13 @@ pub struct LocalEndpoint {
 
 impl std::fmt::Debug for LocalEndpoint {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("LocalEndpoint")
-            .field("pending", &self.pending)
-            .finish_non_exhaustive()
+        f.debug_struct("LocalEndpoint").field("pending", &self.pending).finish_non_exhaustive()
     }
 }
 
 impl LocalEndpoint {
     pub fn new(agent: Box<dyn ProtocolAgent>) -> Self {
-        LocalEndpoint {
-            agent,
-            pending: VecDeque::new(),
-            failure: None,
-        }
+        LocalEndpoint { agent, pending: VecDeque::new(), failure: None }
     }
 }
 
@@ -116,9 +112,9 @@ impl Endpoint for LocalEndpoint {
     fn receive(&mut self, _limit: Duration) -> Reply {
         match (self.pending.pop_front(), &self.failure) {
             (Some((text, elapsed)), _) => Reply::Line { text, elapsed },
-            (None, Some(error)) => Reply::Gone(Fault::Crash {
-                detail: format!("agent failed: {error}"),
-            }),
+            (None, Some(error)) => {
+                Reply::Gone(Fault::Crash { detail: format!("agent failed: {error}") })
+            }
             // An in-process agent that gives nothing would never answer.
             (None, None) => Reply::Timeout,
         }

@@ -30,15 +30,21 @@ pub enum RecordLine {
         side: Side,
         line: String,
     },
-    /// A line `side` wrote, `elapsed_ns` after the request before it was written.
+    /// A line `side` wrote, `elapsed_ns` after the request before it was
+    /// written; `lag_us`: how long the judge took to take it once it arrived.
     Recv {
         side: Side,
         line: String,
         elapsed_ns: u64,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        lag_us: u64,
     },
-    /// No reply before the deadline.
+    /// No reply before the deadline; `lag_us`: how late after the deadline
+    /// the judge woke to see it (a loaded machine shows here).
     Timeout {
         side: Side,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        lag_us: u64,
     },
     /// The conversation with `side` died.
     Gone {
@@ -61,39 +67,36 @@ impl RecordLine {
     #[must_use]
     pub fn reply(&self) -> Option<(Side, Reply)> {
         match self {
-            RecordLine::Recv {
-                side,
-                line,
-                elapsed_ns,
-            } => Some((
+            RecordLine::Recv { side, line, elapsed_ns, .. } => Some((
                 *side,
-                Reply::Line {
-                    text: line.clone(),
-                    elapsed: Duration::from_nanos(*elapsed_ns),
-                },
+                Reply::Line { text: line.clone(), elapsed: Duration::from_nanos(*elapsed_ns) },
             )),
-            RecordLine::Timeout { side } => Some((*side, Reply::Timeout)),
+            RecordLine::Timeout { side, .. } => Some((*side, Reply::Timeout)),
             RecordLine::Gone { side, fault } => Some((*side, Reply::Gone(fault.clone()))),
             _ => None,
         }
     }
 
-    /// The record line for `reply` from `side`.
+    /// The record line for `reply` from `side`, taken by the judge `lag` late.
     #[must_use]
-    pub fn from_reply(side: Side, reply: &Reply) -> RecordLine {
+    pub fn from_reply(side: Side, reply: &Reply, lag: Duration) -> RecordLine {
+        let lag_us = u64::try_from(lag.as_micros()).unwrap_or(u64::MAX);
         match reply {
             Reply::Line { text, elapsed } => RecordLine::Recv {
                 side,
                 line: text.clone(),
                 elapsed_ns: u64::try_from(elapsed.as_nanos()).unwrap_or(u64::MAX),
+                lag_us,
             },
-            Reply::Timeout => RecordLine::Timeout { side },
-            Reply::Gone(fault) => RecordLine::Gone {
-                side,
-                fault: fault.clone(),
-            },
+            Reply::Timeout => RecordLine::Timeout { side, lag_us },
+            Reply::Gone(fault) => RecordLine::Gone { side, fault: fault.clone() },
         }
     }
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde passes fields by reference
+fn is_zero(value: &u64) -> bool {
+    *value == 0
 }
 
 /// Why a record could not be replayed.
@@ -102,18 +105,9 @@ pub enum ReplayError {
     #[error(
         "record line {index}: expected the judge to send {expected:?} to {side}, found {found}"
     )]
-    SendMismatch {
-        index: usize,
-        side: Side,
-        expected: String,
-        found: String,
-    },
+    SendMismatch { index: usize, side: Side, expected: String, found: String },
     #[error("record line {index}: expected a reply from {expected}, found {found}")]
-    ReplyMismatch {
-        index: usize,
-        expected: String,
-        found: String,
-    },
+    ReplyMismatch { index: usize, expected: String, found: String },
     #[error("the record ends before the game does")]
     Truncated,
 }

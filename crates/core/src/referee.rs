@@ -32,10 +32,7 @@ pub enum Fault {
 impl Fault {
     /// An RE with its reason and the offending line.
     pub fn runtime(reason: impl Into<String>, line: impl Into<String>) -> Fault {
-        Fault::Runtime {
-            reason: reason.into(),
-            line: line.into(),
-        }
+        Fault::Runtime { reason: reason.into(), line: line.into() }
     }
 
     /// The verdict's short name: `TLE`, `RE`, `CRASH`, `STALL`, `FLOOD`, `MLE`, `PLE`.
@@ -146,11 +143,7 @@ impl Outcome {
         } else {
             GameResult::Draw
         };
-        Outcome {
-            result,
-            scores,
-            faults: BySide::default(),
-        }
+        Outcome { result, scores, faults: BySide::default() }
     }
 
     /// A game ended by faults: the opponent of a faulting side wins, and a
@@ -162,11 +155,7 @@ impl Outcome {
             (None, Some(_)) => GameResult::FirstWins,
             _ => GameResult::Draw,
         };
-        Outcome {
-            result,
-            scores,
-            faults,
-        }
+        Outcome { result, scores, faults }
     }
 
     /// A game ended by one side's fault.
@@ -253,26 +242,14 @@ mod tests {
     use crate::clock::Rounding;
 
     fn line(text: &str, ms: u64) -> Reply {
-        Reply::Line {
-            text: text.into(),
-            elapsed: Duration::from_millis(ms),
-        }
+        Reply::Line { text: text.into(), elapsed: Duration::from_millis(ms) }
     }
 
     #[test]
     fn outcome_from_scores_and_faults() {
-        assert_eq!(
-            Outcome::from_scores(BySide::new(3.0, 2.5)).result,
-            GameResult::FirstWins
-        );
-        assert_eq!(
-            Outcome::from_scores(BySide::new(2.0, 2.5)).result,
-            GameResult::SecondWins
-        );
-        assert_eq!(
-            Outcome::from_scores(BySide::new(2.0, 2.0)).result,
-            GameResult::Draw
-        );
+        assert_eq!(Outcome::from_scores(BySide::new(3.0, 2.5)).result, GameResult::FirstWins);
+        assert_eq!(Outcome::from_scores(BySide::new(2.0, 2.5)).result, GameResult::SecondWins);
+        assert_eq!(Outcome::from_scores(BySide::new(2.0, 2.0)).result, GameResult::Draw);
         let scores = BySide::new(10.0, 0.0);
         let lost = Outcome::forfeit(Side::First, Fault::TimeLimit, scores);
         assert_eq!(lost.result, GameResult::SecondWins);
@@ -284,25 +261,11 @@ mod tests {
     #[test]
     fn timed_replies() {
         let mut clock = Clock::new(50, Rounding::Up);
-        assert_eq!(
-            timed_reply(&mut clock, line("MOVE", 20)),
-            Ok(("MOVE".into(), 20))
-        );
-        assert_eq!(
-            timed_reply(&mut clock, line("MOVE", 31)),
-            Err(Fault::TimeLimit)
-        );
-        assert_eq!(
-            timed_reply(&mut clock, Reply::Timeout),
-            Err(Fault::TimeLimit)
-        );
-        let crash = Fault::Crash {
-            detail: "exit status 1".into(),
-        };
-        assert_eq!(
-            timed_reply(&mut clock, Reply::Gone(crash.clone())),
-            Err(crash)
-        );
+        assert_eq!(timed_reply(&mut clock, line("MOVE", 20)), Ok(("MOVE".into(), 20)));
+        assert_eq!(timed_reply(&mut clock, line("MOVE", 31)), Err(Fault::TimeLimit));
+        assert_eq!(timed_reply(&mut clock, Reply::Timeout), Err(Fault::TimeLimit));
+        let crash = Fault::Crash { detail: "exit status 1".into() };
+        assert_eq!(timed_reply(&mut clock, Reply::Gone(crash.clone())), Err(crash));
     }
 
     #[test]
@@ -311,10 +274,7 @@ mod tests {
         assert_eq!(ready_reply(line("OK", 5), limit), Ok(()));
         assert_eq!(ready_reply(line("OK", 3001), limit), Err(Fault::Stall));
         assert_eq!(ready_reply(Reply::Timeout, limit), Err(Fault::Stall));
-        assert_eq!(
-            ready_reply(line("ok", 1), limit),
-            Err(Fault::runtime(INVALID_READY, "ok"))
-        );
+        assert_eq!(ready_reply(line("ok", 1), limit), Err(Fault::runtime(INVALID_READY, "ok")));
     }
 
     #[test]

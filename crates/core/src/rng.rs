@@ -38,9 +38,7 @@ impl GameRng {
     /// Stream `stream` of `seed`: independent of the seed's other streams.
     #[must_use]
     pub fn stream(seed: u64, stream: u64) -> Self {
-        GameRng {
-            state: mix(seed ^ mix(stream)),
-        }
+        GameRng { state: mix(seed ^ mix(stream)) }
     }
 
     pub fn next_u64(&mut self) -> u64 {
@@ -114,10 +112,7 @@ mod tests {
     fn streams_differ_and_repeat() {
         let a: Vec<u64> = (0..4).map(|_| GameRng::stream(9, 0).next_u64()).collect();
         assert!(a.windows(2).all(|w| w[0] == w[1]));
-        assert_ne!(
-            GameRng::stream(9, 0).next_u64(),
-            GameRng::stream(9, 1).next_u64()
-        );
+        assert_ne!(GameRng::stream(9, 0).next_u64(), GameRng::stream(9, 1).next_u64());
     }
 
     #[test]

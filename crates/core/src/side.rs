@@ -65,39 +65,24 @@ impl<T> BySide<T> {
 
     /// Builds both values from a function of the side.
     pub fn from_fn(mut f: impl FnMut(Side) -> T) -> Self {
-        BySide {
-            first: f(Side::First),
-            second: f(Side::Second),
-        }
+        BySide { first: f(Side::First), second: f(Side::Second) }
     }
 
     pub fn map<U>(self, mut f: impl FnMut(T) -> U) -> BySide<U> {
-        BySide {
-            first: f(self.first),
-            second: f(self.second),
-        }
+        BySide { first: f(self.first), second: f(self.second) }
     }
 
     pub fn as_ref(&self) -> BySide<&T> {
-        BySide {
-            first: &self.first,
-            second: &self.second,
-        }
+        BySide { first: &self.first, second: &self.second }
     }
 
     pub fn as_mut(&mut self) -> BySide<&mut T> {
-        BySide {
-            first: &mut self.first,
-            second: &mut self.second,
-        }
+        BySide { first: &mut self.first, second: &mut self.second }
     }
 
     /// The same values with the seats exchanged.
     pub fn swap(self) -> Self {
-        BySide {
-            first: self.second,
-            second: self.first,
-        }
+        BySide { first: self.second, second: self.first }
     }
 }
 

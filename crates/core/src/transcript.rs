@@ -34,9 +34,7 @@ fn side(word: &str, number: usize) -> Result<Side, String> {
     match word {
         "first" => Ok(Side::First),
         "second" => Ok(Side::Second),
-        _ => Err(format!(
-            "line {number}: expected `first` or `second`, found {word:?}"
-        )),
+        _ => Err(format!("line {number}: expected `first` or `second`, found {word:?}")),
     }
 }
 
@@ -57,34 +55,25 @@ impl Transcript {
             let rest = rest.strip_prefix(' ').unwrap_or(rest);
             let (who, tail) = rest.split_once(' ').unwrap_or((rest, ""));
             match mark {
-                ">" => lines.push(RecordLine::Send {
-                    side: side(who, number)?,
-                    line: tail.into(),
-                }),
+                ">" => lines.push(RecordLine::Send { side: side(who, number)?, line: tail.into() }),
                 "<" => {
                     let side = side(who, number)?;
                     if tail == "timeout" {
-                        lines.push(RecordLine::Timeout { side });
+                        lines.push(RecordLine::Timeout { side, lag_us: 0 });
                         continue;
                     }
                     let (ms, line) = tail.split_once(' ').unwrap_or((tail, ""));
-                    let ms: f64 = ms
-                        .parse()
-                        .map_err(|_| format!("line {number}: bad elapsed ms {ms:?}"))?;
+                    let ms: f64 =
+                        ms.parse().map_err(|_| format!("line {number}: bad elapsed ms {ms:?}"))?;
                     let elapsed_ns = Duration::from_secs_f64(ms / 1000.0).as_nanos() as u64;
-                    lines.push(RecordLine::Recv {
-                        side,
-                        line: line.into(),
-                        elapsed_ns,
-                    });
+                    lines.push(RecordLine::Recv { side, line: line.into(), elapsed_ns, lag_us: 0 });
                 }
                 "=" => {
                     let words: Vec<&str> = rest.split_whitespace().collect();
                     result = Some(words.first().copied().unwrap_or_default().to_owned());
                     if let [_, first, second] = words[..] {
                         let parse = |w: &str| {
-                            w.parse::<f64>()
-                                .map_err(|_| format!("line {number}: bad score {w:?}"))
+                            w.parse::<f64>().map_err(|_| format!("line {number}: bad score {w:?}"))
                         };
                         scores = Some(BySide::new(parse(first)?, parse(second)?));
                     }
@@ -94,33 +83,20 @@ impl Transcript {
             }
         }
         let result = result.ok_or("the transcript has no `=` result line")?;
-        Ok(Transcript {
-            lines,
-            result,
-            scores,
-            faults,
-        })
+        Ok(Transcript { lines, result, scores, faults })
     }
 
     /// Replays the transcript through `referee`, panicking with the first
     /// difference.
     pub fn check(&self, referee: &mut dyn Referee) -> Outcome {
         let outcome = replay(referee, &self.lines).unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(
-            outcome.result.notation(),
-            self.result,
-            "result of {outcome:?}"
-        );
+        assert_eq!(outcome.result.notation(), self.result, "result of {outcome:?}");
         if let Some(scores) = self.scores {
             assert_eq!(outcome.scores, scores, "scores");
         }
         for side in Side::BOTH {
             let code = outcome.faults[side].as_ref().map(|f| f.code().to_owned());
-            assert_eq!(
-                code, self.faults[side],
-                "verdict of {side}: {:?}",
-                outcome.faults[side]
-            );
+            assert_eq!(code, self.faults[side], "verdict of {side}: {:?}", outcome.faults[side]);
         }
         outcome
     }
@@ -142,7 +118,8 @@ mod tests {
             RecordLine::Recv {
                 side: Side::First,
                 line: "OK".into(),
-                elapsed_ns: 500_000
+                elapsed_ns: 500_000,
+                lag_us: 0,
             }
         );
         assert_eq!(t.result, "0-1");
@@ -152,12 +129,8 @@ mod tests {
 
     #[test]
     fn rejects_bad_lines() {
-        assert!(Transcript::parse("> third X\n= 1-0")
-            .unwrap_err()
-            .contains("line 1"));
-        assert!(Transcript::parse("< first soon OK\n= 1-0")
-            .unwrap_err()
-            .contains("elapsed"));
+        assert!(Transcript::parse("> third X\n= 1-0").unwrap_err().contains("line 1"));
+        assert!(Transcript::parse("< first soon OK\n= 1-0").unwrap_err().contains("elapsed"));
         assert!(Transcript::parse("> first X").is_err());
     }
 }

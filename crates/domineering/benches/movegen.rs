@@ -36,10 +36,7 @@ fn positions() -> Vec<State> {
 fn placement_count(bencher: Bencher) {
     let states = positions();
     bencher.counter(ItemsCount::new(states.len())).bench(|| {
-        black_box(&states)
-            .iter()
-            .map(|s| s.placements(s.side_to_move()).count_ones())
-            .sum::<u32>()
+        black_box(&states).iter().map(|s| s.placements(s.side_to_move()).count_ones()).sum::<u32>()
     });
 }
 
@@ -62,12 +59,9 @@ fn both_masks_and_over(bencher: Bencher) {
 #[divan::bench]
 fn legal_moves_vec(bencher: Bencher) {
     let states = positions();
-    bencher.counter(ItemsCount::new(states.len())).bench(|| {
-        black_box(&states)
-            .iter()
-            .map(|s| s.legal_moves().len())
-            .sum::<usize>()
-    });
+    bencher
+        .counter(ItemsCount::new(states.len()))
+        .bench(|| black_box(&states).iter().map(|s| s.legal_moves().len()).sum::<usize>());
 }
 
 /// Placements bucketed by value (what a greedy or ordering search needs).

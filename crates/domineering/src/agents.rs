@@ -17,9 +17,7 @@ pub enum Policy {
 
 /// The `nth` (from 0) set bit of `mask`, which must have more than `nth`.
 fn nth_cell(mask: u64, nth: u64) -> Cell {
-    Cell::iter(mask)
-        .nth(nth as usize)
-        .expect("nth is below the count")
+    Cell::iter(mask).nth(nth as usize).expect("nth is below the count")
 }
 
 /// A uniform pick among the cells of `mask`, `None` if it is empty.
@@ -33,12 +31,9 @@ pub fn choose(policy: Policy, state: &State, rng: &mut GameRng) -> Move {
     let side = state.side_to_move();
     let anchors = match policy {
         Policy::Random => state.placements(side),
-        Policy::Greedy => state
-            .placements_by_value(side)
-            .into_iter()
-            .rev()
-            .find(|mask| *mask != 0)
-            .unwrap_or(0),
+        Policy::Greedy => {
+            state.placements_by_value(side).into_iter().rev().find(|mask| *mask != 0).unwrap_or(0)
+        }
     };
     pick(anchors, rng).map_or(Move::Pass, Move::Place)
 }
@@ -55,12 +50,7 @@ pub struct BuiltinAgent {
 impl BuiltinAgent {
     #[must_use]
     pub fn new(policy: Policy, seed: u64) -> Self {
-        BuiltinAgent {
-            policy,
-            rng: GameRng::new(seed),
-            rows: Vec::new(),
-            game: None,
-        }
+        BuiltinAgent { policy, rng: GameRng::new(seed), rows: Vec::new(), game: None }
     }
 }
 
@@ -77,9 +67,8 @@ fn tracked<'a>(
 
 impl ProtocolAgent for BuiltinAgent {
     fn respond(&mut self, line: &str) -> Result<Option<String>, AgentError> {
-        let parsed: JudgeLine = line
-            .parse()
-            .map_err(|e| AgentError::new(format!("{e}: {line:?}")))?;
+        let parsed: JudgeLine =
+            line.parse().map_err(|e| AgentError::new(format!("{e}: {line:?}")))?;
         match parsed {
             JudgeLine::Values(row) => {
                 if self.game.is_some() || self.rows.len() == 8 {
@@ -110,9 +99,7 @@ impl ProtocolAgent for BuiltinAgent {
                 if state.side_to_move() == me {
                     return Err(AgentError::new(format!("{line:?} out of turn")));
                 }
-                state
-                    .play(mv)
-                    .map_err(|e| AgentError::new(format!("{e}: {line:?}")))?;
+                state.play(mv).map_err(|e| AgentError::new(format!("{e}: {line:?}")))?;
                 Ok(None)
             }
             JudgeLine::Finish => Ok(None),
@@ -136,19 +123,12 @@ mod tests {
     fn greedy_takes_the_richest_domino() {
         let mut agent = BuiltinAgent::new(Policy::Greedy, 3);
         for x in 1..=8 {
-            let row = if x == 5 {
-                "0 0 0 2 3 1 0 0"
-            } else {
-                "0 0 0 0 0 0 0 0"
-            };
+            let row = if x == 5 { "0 0 0 2 3 1 0 0" } else { "0 0 0 0 0 0 0 0" };
             agent.respond(row).unwrap();
         }
         agent.respond("READY FIRST").unwrap();
         // 2 + 3 at (5,4)-(5,5) beats 3 + 1 at (5,5)-(5,6).
-        assert_eq!(
-            agent.respond("TURN 10000 10000").unwrap().as_deref(),
-            Some("MOVE 5 4")
-        );
+        assert_eq!(agent.respond("TURN 10000 10000").unwrap().as_deref(), Some("MOVE 5 4"));
     }
 
     #[test]

@@ -45,11 +45,7 @@ pub enum ProtocolError {
     #[error("unknown command {0:?}")]
     UnknownCommand(String),
     #[error("{command} takes {expected} arguments, found {found}")]
-    ArgumentCount {
-        command: &'static str,
-        expected: usize,
-        found: usize,
-    },
+    ArgumentCount { command: &'static str, expected: usize, found: usize },
     #[error("{what} is not an integer: {text:?}")]
     NotAnInteger { what: &'static str, text: String },
     #[error("{what} is out of range: {value}")]
@@ -79,10 +75,7 @@ fn arguments<'a, const N: usize>(
 }
 
 fn integer(what: &'static str, text: &str) -> Result<i64, ProtocolError> {
-    parse_int(text).ok_or_else(|| ProtocolError::NotAnInteger {
-        what,
-        text: text.to_owned(),
-    })
+    parse_int(text).ok_or_else(|| ProtocolError::NotAnInteger { what, text: text.to_owned() })
 }
 
 fn milliseconds(what: &'static str, text: &str) -> Result<u64, ProtocolError> {
@@ -106,10 +99,7 @@ pub fn parse_values(line: &str) -> Result<[u8; 8], ProtocolError> {
         *value = u8::try_from(number)
             .ok()
             .filter(|v| *v <= MAX_VALUE)
-            .ok_or(ProtocolError::OutOfRange {
-                what: "a cell value",
-                value: number,
-            })?;
+            .ok_or(ProtocolError::OutOfRange { what: "a cell value", value: number })?;
     }
     Ok(row)
 }
@@ -134,10 +124,7 @@ impl FromStr for JudgeLine {
             }
             "OPP" => {
                 let [x, y, time] = arguments("OPP", &args)?;
-                Ok(JudgeLine::Opp {
-                    mv: coordinates(x, y)?,
-                    time: milliseconds("time", time)?,
-                })
+                Ok(JudgeLine::Opp { mv: coordinates(x, y)?, time: milliseconds("time", time)? })
             }
             "FINISH" => {
                 arguments::<0>("FINISH", &args)?;
@@ -205,33 +192,15 @@ mod tests {
     #[test]
     fn judge_lines() {
         let cases = [
-            (
-                "0 1 2 3 3 2 1 0",
-                JudgeLine::Values([0, 1, 2, 3, 3, 2, 1, 0]),
-            ),
+            ("0 1 2 3 3 2 1 0", JudgeLine::Values([0, 1, 2, 3, 3, 2, 1, 0])),
             ("READY FIRST", JudgeLine::Ready(Side::First)),
             ("READY SECOND", JudgeLine::Ready(Side::Second)),
-            (
-                "TURN 10000 9999",
-                JudgeLine::Turn {
-                    my_time: 10_000,
-                    opp_time: 9_999,
-                },
-            ),
+            ("TURN 10000 9999", JudgeLine::Turn { my_time: 10_000, opp_time: 9_999 }),
             (
                 "OPP 3 4 12",
-                JudgeLine::Opp {
-                    mv: Move::Place(Cell::from_xy(3, 4).unwrap()),
-                    time: 12,
-                },
+                JudgeLine::Opp { mv: Move::Place(Cell::from_xy(3, 4).unwrap()), time: 12 },
             ),
-            (
-                "OPP -1 -1 1",
-                JudgeLine::Opp {
-                    mv: Move::Pass,
-                    time: 1,
-                },
-            ),
+            ("OPP -1 -1 1", JudgeLine::Opp { mv: Move::Pass, time: 1 }),
             ("FINISH", JudgeLine::Finish),
         ];
         for (text, line) in cases {
@@ -247,10 +216,7 @@ mod tests {
             "MOVE 8 1\r".parse::<AgentLine>(),
             Ok(AgentLine::Move(Move::Place(Cell::from_xy(8, 1).unwrap())))
         );
-        assert_eq!(
-            "MOVE -1 -1".parse::<AgentLine>(),
-            Ok(AgentLine::Move(Move::Pass))
-        );
+        assert_eq!("MOVE -1 -1".parse::<AgentLine>(), Ok(AgentLine::Move(Move::Pass)));
     }
 
     #[test]
@@ -266,10 +232,7 @@ mod tests {
         let judge = |line: &str| line.parse::<JudgeLine>().unwrap_err().to_string();
         assert_eq!(judge("0 1 2 3 4 0 0 0"), "a cell value is out of range: 4");
         assert_eq!(judge("0 1 2"), "a value line takes 8 arguments, found 3");
-        assert_eq!(
-            judge("READY THIRD"),
-            "READY takes FIRST or SECOND, found \"THIRD\""
-        );
+        assert_eq!(judge("READY THIRD"), "READY takes FIRST or SECOND, found \"THIRD\"");
         assert_eq!(judge("TURN -5 3"), "my_time is out of range: -5");
     }
 }

@@ -40,10 +40,7 @@ pub fn parse_input(text: &str) -> Result<Values, InputError> {
     let mut rows = [[0; 8]; 8];
     for (index, row) in rows.iter_mut().enumerate() {
         let line = lines.next().ok_or(InputError::Missing(index + 1))?;
-        *row = parse_values(line).map_err(|error| InputError::Line {
-            line: index + 1,
-            error,
-        })?;
+        *row = parse_values(line).map_err(|error| InputError::Line { line: index + 1, error })?;
     }
     if lines.next().is_some() {
         return Err(InputError::Extra(usize::from(SIZE) + 1));
@@ -55,10 +52,7 @@ pub fn parse_input(text: &str) -> Result<Values, InputError> {
 pub fn game_values(config: &GameConfig) -> Result<Values, InputError> {
     match &config.input {
         Some(text) => parse_input(text),
-        None => Ok(Values::random(&mut GameRng::stream(
-            config.seed,
-            VALUES_STREAM,
-        ))),
+        None => Ok(Values::random(&mut GameRng::stream(config.seed, VALUES_STREAM))),
     }
 }
 
@@ -126,11 +120,7 @@ impl DomineeringReferee {
             my_time: self.clocks[side].remaining_ms(),
             opp_time: self.clocks[side.opponent()].remaining_ms(),
         };
-        Request {
-            side,
-            line: line.to_string(),
-            limit: self.clocks[side].limit(),
-        }
+        Request { side, line: line.to_string(), limit: self.clocks[side].limit() }
     }
 
     fn ready_requests(&self) -> Vec<Request> {
@@ -182,10 +172,8 @@ impl Referee for DomineeringReferee {
                 Action::Tell(mem::take(&mut self.pending))
             }
             Phase::Ready => {
-                self.phase = Phase::AwaitReady {
-                    answered: BySide::default(),
-                    faults: BySide::default(),
-                };
+                self.phase =
+                    Phase::AwaitReady { answered: BySide::default(), faults: BySide::default() };
                 Action::Ask(self.ready_requests())
             }
             // `next` before every asked side was answered: ask again rather
@@ -253,10 +241,7 @@ mod tests {
         );
         assert_eq!(parse_input(""), Err(InputError::Missing(1)));
         assert_eq!(parse_input(&ZEROS.repeat(7)), Err(InputError::Missing(8)));
-        assert_eq!(
-            parse_input(&ZEROS.repeat(8).replace('\n', "\r\n")),
-            Ok(Values::ZERO)
-        );
+        assert_eq!(parse_input(&ZEROS.repeat(8).replace('\n', "\r\n")), Ok(Values::ZERO));
     }
 
     #[test]

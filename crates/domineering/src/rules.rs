@@ -259,11 +259,7 @@ impl Values {
         let (low2, high2) = (self.low >> s, self.high >> s);
         let carry0 = low1 & low2;
         let half = high1 ^ high2;
-        [
-            low1 ^ low2,
-            half ^ carry0,
-            (high1 & high2) | (carry0 & half),
-        ]
+        [low1 ^ low2, half ^ carry0, (high1 & high2) | (carry0 & half)]
     }
 }
 
@@ -289,10 +285,9 @@ impl FromStr for Values {
         let chars = grid(text, "digits")?;
         let mut cells = [0; 64];
         for (cell, c) in cells.iter_mut().zip(chars) {
-            *cell = c
-                .to_digit(10)
-                .filter(|&v| v <= u32::from(MAX_VALUE))
-                .ok_or(ParseError::Value(c))? as u8;
+            *cell =
+                c.to_digit(10).filter(|&v| v <= u32::from(MAX_VALUE)).ok_or(ParseError::Value(c))?
+                    as u8;
         }
         Ok(Values::from_array(cells).expect("checked above"))
     }
@@ -300,10 +295,7 @@ impl FromStr for Values {
 
 /// The 64 characters of 8 `/`-separated rows of 8.
 fn grid(text: &str, what: &'static str) -> Result<Vec<char>, ParseError> {
-    let bad = || ParseError::Rows {
-        what,
-        text: text.to_owned(),
-    };
+    let bad = || ParseError::Rows { what, text: text.to_owned() };
     let rows: Vec<&str> = text.split('/').collect();
     if rows.len() != usize::from(SIZE) || rows.iter().any(|r| r.chars().count() != 8) {
         return Err(bad());
@@ -343,12 +335,7 @@ impl State {
     /// The empty board with these values; the first player moves.
     #[must_use]
     pub fn new(values: Values) -> State {
-        State {
-            values,
-            covered: BySide::default(),
-            to_move: Side::First,
-            passes: 0,
-        }
+        State { values, covered: BySide::default(), to_move: Side::First, passes: 0 }
     }
 
     #[must_use]
@@ -416,10 +403,7 @@ impl State {
         if self.is_over() {
             return Vec::new();
         }
-        Cell::iter(self.placements(self.to_move))
-            .map(Move::Place)
-            .chain([Move::Pass])
-            .collect()
+        Cell::iter(self.placements(self.to_move)).map(Move::Place).chain([Move::Pass]).collect()
     }
 
     /// Why `mv` is illegal for the side to move, if it is.
@@ -563,12 +547,7 @@ impl FromStr for State {
             "2" => 2,
             _ => return Err(ParseError::Passes(passes.to_owned())),
         };
-        Ok(State {
-            values,
-            covered,
-            to_move,
-            passes,
-        })
+        Ok(State { values, covered, to_move, passes })
     }
 }
 
@@ -640,14 +619,8 @@ mod tests {
         assert_eq!((cell(3, 5).x(), cell(3, 5).y()), (3, 5));
         assert_eq!(Cell::from_xy(0, 1), None);
         assert_eq!(Cell::from_xy(1, 9), None);
-        assert_eq!(
-            domino(Side::First, cell(2, 3)),
-            cell(2, 3).bit() | cell(2, 4).bit()
-        );
-        assert_eq!(
-            domino(Side::Second, cell(2, 3)),
-            cell(2, 3).bit() | cell(3, 3).bit()
-        );
+        assert_eq!(domino(Side::First, cell(2, 3)), cell(2, 3).bit() | cell(2, 4).bit());
+        assert_eq!(domino(Side::Second, cell(2, 3)), cell(2, 3).bit() | cell(3, 3).bit());
     }
 
     #[test]
@@ -666,11 +639,7 @@ mod tests {
         for _ in 0..2000 {
             let state = random_state(&mut rng);
             for side in Side::BOTH {
-                assert_eq!(
-                    state.placements(side),
-                    naive_placements(&state, side),
-                    "{state}"
-                );
+                assert_eq!(state.placements(side), naive_placements(&state, side), "{state}");
             }
         }
     }
@@ -682,10 +651,7 @@ mod tests {
             let state = random_state(&mut rng);
             for side in Side::BOTH {
                 let by_value = state.placements_by_value(side);
-                assert_eq!(
-                    by_value.iter().fold(0, |a, m| a | m),
-                    state.placements(side)
-                );
+                assert_eq!(by_value.iter().fold(0, |a, m| a | m), state.placements(side));
                 for (value, mask) in by_value.into_iter().enumerate() {
                     for anchor in Cell::iter(mask) {
                         assert_eq!(state.placement_value(side, anchor), value as u32);
@@ -710,11 +676,9 @@ mod tests {
         assert_eq!(values.sum(domino(Side::First, cell(2, 2))), 5);
         cells[0] = 4;
         assert_eq!(Values::from_array(cells), None);
-        assert!(
-            "0000000/00000000/00000000/00000000/00000000/00000000/00000000/00000000"
-                .parse::<Values>()
-                .is_err()
-        );
+        assert!("0000000/00000000/00000000/00000000/00000000/00000000/00000000/00000000"
+            .parse::<Values>()
+            .is_err());
         assert_eq!(
             "40000000/00000000/00000000/00000000/00000000/00000000/00000000/00000000"
                 .parse::<Values>(),
@@ -738,23 +702,11 @@ mod tests {
             format!("{zeros} {first_row}/......../......../......../......../......../......../........ first 0")
         };
         assert!(board("hh......").parse::<State>().is_ok());
-        assert_eq!(
-            board("h.......").parse::<State>(),
-            Err(ParseError::Broken(Side::First))
-        );
+        assert_eq!(board("h.......").parse::<State>(), Err(ParseError::Broken(Side::First)));
         // A pair straddling two rows is not a horizontal domino.
-        assert_eq!(
-            board(".......h").parse::<State>(),
-            Err(ParseError::Broken(Side::First))
-        );
-        assert_eq!(
-            board("v.......").parse::<State>(),
-            Err(ParseError::Broken(Side::Second))
-        );
-        assert_eq!(
-            board("x.......").parse::<State>(),
-            Err(ParseError::CellChar('x'))
-        );
+        assert_eq!(board(".......h").parse::<State>(), Err(ParseError::Broken(Side::First)));
+        assert_eq!(board("v.......").parse::<State>(), Err(ParseError::Broken(Side::Second)));
+        assert_eq!(board("x.......").parse::<State>(), Err(ParseError::CellChar('x')));
     }
 
     #[test]
@@ -773,27 +725,15 @@ mod tests {
         let mut state = State::new(Values::ZERO);
         assert_eq!(
             state.play(Move::Place(cell(2, 8))),
-            Err(IllegalMove::OffBoard {
-                side: Side::First,
-                cell: cell(2, 8)
-            })
+            Err(IllegalMove::OffBoard { side: Side::First, cell: cell(2, 8) })
         );
         state.play(Move::Place(cell(2, 2))).unwrap();
-        assert_eq!(
-            state.play(Move::Place(cell(1, 3))),
-            Err(IllegalMove::Occupied(cell(2, 3)))
-        );
+        assert_eq!(state.play(Move::Place(cell(1, 3))), Err(IllegalMove::Occupied(cell(2, 3))));
         assert_eq!(
             state.play(Move::Place(cell(8, 1))),
-            Err(IllegalMove::OffBoard {
-                side: Side::Second,
-                cell: cell(8, 1)
-            })
+            Err(IllegalMove::OffBoard { side: Side::Second, cell: cell(8, 1) })
         );
-        assert_eq!(
-            IllegalMove::Occupied(cell(2, 3)).to_string(),
-            "cell 2 3 is already covered"
-        );
+        assert_eq!(IllegalMove::Occupied(cell(2, 3)).to_string(), "cell 2 3 is already covered");
         state.play(Move::Pass).unwrap();
         state.play(Move::Pass).unwrap();
         assert!(state.is_over());

@@ -27,19 +27,11 @@ fn read(relative: &str) -> String {
 }
 
 fn board_config() -> GameConfig {
-    GameConfig {
-        seed: 0,
-        time: TimeControl::CONTEST,
-        input: Some(read("tests/data/board.txt")),
-    }
+    GameConfig { seed: 0, time: TimeControl::CONTEST, input: Some(read("tests/data/board.txt")) }
 }
 
 fn input_config(input: &str) -> GameConfig {
-    GameConfig {
-        seed: 0,
-        time: TimeControl::CONTEST,
-        input: Some(input.to_owned()),
-    }
+    GameConfig { seed: 0, time: TimeControl::CONTEST, input: Some(input.to_owned()) }
 }
 
 // ---------------------------------------------------------------- transcripts
@@ -128,15 +120,9 @@ fn registry_entry() {
     assert_eq!(GAME.agent_names(), ["random", "greedy"]);
     assert!(GAME.agent("greedy", 1).is_some());
     assert!(GAME.agent("minimax", 1).is_none());
-    let error = GAME
-        .referee(&input_config("0 0 0\n"))
-        .err()
-        .expect("a bad input is refused");
+    let error = GAME.referee(&input_config("0 0 0\n")).err().expect("a bad input is refused");
     assert_eq!(error.0, "line 1: a value line takes 8 arguments, found 3");
-    let error = GAME
-        .referee(&input_config(&"1 1 1 1 1 1 1 1\n".repeat(7)))
-        .err()
-        .unwrap();
+    let error = GAME.referee(&input_config(&"1 1 1 1 1 1 1 1\n".repeat(7))).err().unwrap();
     assert_eq!(error.0, "line 8: missing (8 lines of values are needed)");
     let mut rows = "1 1 1 1 1 1 1 1\n".repeat(8);
     rows.replace_range(32..33, "x");
@@ -178,10 +164,8 @@ fn drive(config: &GameConfig, script: &[&str]) -> (Vec<(Side, String)>, Stop) {
     let mut referee = GAME.referee(config).unwrap();
     let mut script = script.iter();
     let mut written = Vec::new();
-    let reply = |text: &str| Reply::Line {
-        text: text.to_owned(),
-        elapsed: Duration::from_micros(500),
-    };
+    let reply =
+        |text: &str| Reply::Line { text: text.to_owned(), elapsed: Duration::from_micros(500) };
     loop {
         match referee.next() {
             Action::Tell(lines) => written.extend(lines),
@@ -225,10 +209,7 @@ fn asked(stop: Stop) -> Request {
 }
 
 fn tail(written: &[(Side, String)], n: usize) -> Vec<String> {
-    written[written.len() - n..]
-        .iter()
-        .map(|(side, line)| format!("{side} {line}"))
-        .collect()
+    written[written.len() - n..].iter().map(|(side, line)| format!("{side} {line}")).collect()
 }
 
 const PASS: &str = "MOVE -1 -1";
@@ -238,10 +219,7 @@ fn two_passes_at_the_start_end_the_game() {
     let (written, stop) = drive(&board_config(), &[PASS, PASS]);
     let outcome = over(stop);
     assert_eq!(outcome, Outcome::from_scores(BySide::new(0.0, 2.5)));
-    assert_eq!(
-        tail(&written, 3),
-        ["first OPP -1 -1 1", "first FINISH", "second FINISH"]
-    );
+    assert_eq!(tail(&written, 3), ["first OPP -1 -1 1", "first FINISH", "second FINISH"]);
 }
 
 #[test]
@@ -262,29 +240,17 @@ fn a_single_pass_does_not_end_the_game() {
 /// by the first player's, leaving no two empty cells side by side: after the
 /// last of these moves nobody can place.
 fn filling_script() -> Vec<String> {
-    let verticals: Vec<(u8, u8)> = [1, 8]
-        .into_iter()
-        .flat_map(|y| [1, 3, 5, 7].map(|x| (x, y)))
-        .collect();
+    let verticals: Vec<(u8, u8)> =
+        [1, 8].into_iter().flat_map(|y| [1, 3, 5, 7].map(|x| (x, y))).collect();
     let horizontals: Vec<(u8, u8)> = (1..=8)
-        .flat_map(|x| {
-            if x % 2 == 1 {
-                [(x, 3), (x, 6)]
-            } else {
-                [(x, 2), (x, 5)]
-            }
-        })
+        .flat_map(|x| if x % 2 == 1 { [(x, 3), (x, 6)] } else { [(x, 2), (x, 5)] })
         .collect();
     let mut script = Vec::new();
     for (index, (x, y)) in horizontals.iter().enumerate() {
         script.push(format!("MOVE {x} {y}"));
         if index + 1 < horizontals.len() {
             let (x, y) = verticals.get(index).copied().unwrap_or((0, 0));
-            script.push(if x == 0 {
-                PASS.into()
-            } else {
-                format!("MOVE {x} {y}")
-            });
+            script.push(if x == 0 { PASS.into() } else { format!("MOVE {x} {y}") });
         }
     }
     script
@@ -301,10 +267,7 @@ fn no_placement_left_ends_the_game_without_passes() {
     let (written, stop) = drive(&ones, &script);
     let outcome = over(stop);
     assert!(last.starts_with("MOVE 8"), "{last}");
-    assert_eq!(
-        tail(&written, 3),
-        ["second OPP 8 5 1", "first FINISH", "second FINISH"]
-    );
+    assert_eq!(tail(&written, 3), ["second OPP 8 5 1", "first FINISH", "second FINISH"]);
     // 16 horizontal and 8 vertical dominoes of two 1-cells each.
     assert_eq!(outcome, Outcome::from_scores(BySide::new(32.0, 18.5)));
 }
@@ -323,9 +286,8 @@ fn scores_match_a_hand_computed_game() {
     // On tests/data/board.txt:
     // first  (4,5)+(4,6) = 3+3, (6,1)+(6,2) = 3+3, (8,1)+(8,2) = 2+0  -> 14
     // second (5,3)+(6,3) = 3+0, (4,7)+(5,7) = 3+3, (1,8)+(2,8) = 3+1  -> 13 + 2.5
-    let script = [
-        "MOVE 4 5", "MOVE 5 3", "MOVE 6 1", "MOVE 4 7", "MOVE 8 1", "MOVE 1 8", PASS, PASS,
-    ];
+    let script =
+        ["MOVE 4 5", "MOVE 5 3", "MOVE 6 1", "MOVE 4 7", "MOVE 8 1", "MOVE 1 8", PASS, PASS];
     let outcome = over(drive(&board_config(), &script).1);
     assert_eq!(outcome.scores, BySide::new(14.0, 15.5));
     assert_eq!(outcome.result, GameResult::SecondWins);
@@ -366,10 +328,7 @@ fn a_side_without_placements_is_still_asked() {
 #[test]
 fn an_unasked_or_repeated_reply_changes_nothing() {
     let mut referee = GAME.referee(&board_config()).unwrap();
-    let ok = || Reply::Line {
-        text: "OK".into(),
-        elapsed: Duration::from_millis(1),
-    };
+    let ok = || Reply::Line { text: "OK".into(), elapsed: Duration::from_millis(1) };
     assert!(matches!(referee.next(), Action::Tell(lines) if lines.len() == 16));
     assert!(matches!(referee.next(), Action::Ask(requests) if requests.len() == 2));
     referee.answer(Side::First, ok());
@@ -409,10 +368,8 @@ fn random_positions(seed: u64, count: usize) -> Vec<State> {
 
 #[test]
 fn play_rejects_exactly_what_legal_moves_omits() {
-    let candidates: Vec<Move> = (0..64)
-        .map(|i| Move::Place(Cell::new(i).unwrap()))
-        .chain([Move::Pass])
-        .collect();
+    let candidates: Vec<Move> =
+        (0..64).map(|i| Move::Place(Cell::new(i).unwrap())).chain([Move::Pass]).collect();
     let mut finished = 0;
     for state in random_positions(21, 3000) {
         let legal = state.legal_moves();
@@ -440,18 +397,11 @@ fn placement_counts_from_the_data_file() {
         }
         let (counts, state) = line.split_once('|').expect("counts | state");
         let counts: Vec<&str> = counts.split_whitespace().collect();
-        let state: State = state
-            .trim()
-            .parse()
-            .unwrap_or_else(|e| panic!("{line}: {e}"));
+        let state: State = state.trim().parse().unwrap_or_else(|e| panic!("{line}: {e}"));
         let first: u32 = counts[0].parse().unwrap();
         let second: u32 = counts[1].parse().unwrap();
         assert_eq!(state.placements(Side::First).count_ones(), first, "{line}");
-        assert_eq!(
-            state.placements(Side::Second).count_ones(),
-            second,
-            "{line}"
-        );
+        assert_eq!(state.placements(Side::Second).count_ones(), second, "{line}");
         assert_eq!(state.is_over(), counts[2] == "over", "{line}");
         checked += 1;
     }
@@ -461,10 +411,7 @@ fn placement_counts_from_the_data_file() {
 // ---------------------------------------------------------------- protocol
 
 fn any_move() -> impl Strategy<Value = Move> {
-    prop_oneof![
-        Just(Move::Pass),
-        (0u8..64).prop_map(|i| Move::Place(Cell::new(i).unwrap())),
-    ]
+    prop_oneof![Just(Move::Pass), (0u8..64).prop_map(|i| Move::Place(Cell::new(i).unwrap())),]
 }
 
 fn any_side() -> impl Strategy<Value = Side> {

@@ -35,18 +35,11 @@ mod tests {
         for game in all() {
             assert_eq!(find(game.name()).map(|g| g.title()), Some(game.title()));
             for agent in ["random", "greedy"] {
-                assert!(
-                    game.agent_names().contains(&agent),
-                    "{} lacks {agent}",
-                    game.name()
-                );
+                assert!(game.agent_names().contains(&agent), "{} lacks {agent}", game.name());
                 assert!(game.agent(agent, 1).is_some());
             }
         }
         assert!(find("chess").is_none());
-        assert_eq!(
-            names(),
-            "bacteria-war, domineering, connexion, betris-large"
-        );
+        assert_eq!(names(), "bacteria-war, domineering, connexion, betris-large");
     }
 }

@@ -43,8 +43,7 @@ fn settings() -> Result<Settings, String> {
             "--quick" => quick = true,
             "--versus" => {
                 versus = Some(PathBuf::from(
-                    args.next()
-                        .ok_or("--versus needs the path of the versus binary")?,
+                    args.next().ok_or("--versus needs the path of the versus binary")?,
                 ));
             }
             "-h" | "--help" => {
@@ -54,19 +53,9 @@ fn settings() -> Result<Settings, String> {
         }
     }
     Ok(if quick {
-        Settings {
-            round_trips: 2_000,
-            batches: 3,
-            game_time: Duration::from_millis(300),
-            versus,
-        }
+        Settings { round_trips: 2_000, batches: 3, game_time: Duration::from_millis(300), versus }
     } else {
-        Settings {
-            round_trips: 20_000,
-            batches: 5,
-            game_time: Duration::from_secs(4),
-            versus,
-        }
+        Settings { round_trips: 20_000, batches: 5, game_time: Duration::from_secs(4), versus }
     })
 }
 
@@ -119,16 +108,8 @@ fn run(settings: &Settings) -> Result<(), String> {
         "| Request/reply with an echo child (`cat`) | Raw pipes, µs | Judge, µs | Judge / raw (target ≤ 2) |"
     );
     let _ = writeln!(report, "|---|---:|---:|---:|");
-    ping_row(
-        &mut report,
-        &format!("On the {} CPUs given", allowed.count()),
-        &free,
-    );
-    ping_row(
-        &mut report,
-        "Pinned to one CPU (judge, its threads and `cat`)",
-        &one_cpu,
-    );
+    ping_row(&mut report, &format!("On the {} CPUs given", allowed.count()), &free);
+    ping_row(&mut report, "Pinned to one CPU (judge, its threads and `cat`)", &one_cpu);
     let _ = writeln!(
         report,
         "\nµs per round trip of a {}-byte line: medians of {} batches of {}, raw and judge \
@@ -160,14 +141,8 @@ fn run(settings: &Settings) -> Result<(), String> {
         eprintln!("{}: in-process...", game.name());
         let local = games_per_second(game, settings.game_time, |seed| {
             BySide::new(
-                AgentSpec::Builtin {
-                    name: "random".to_owned(),
-                    seed: 2 * seed + 1,
-                },
-                AgentSpec::Builtin {
-                    name: "random".to_owned(),
-                    seed: 2 * seed + 2,
-                },
+                AgentSpec::Builtin { name: "random".to_owned(), seed: 2 * seed + 1 },
+                AgentSpec::Builtin { name: "random".to_owned(), seed: 2 * seed + 2 },
             )
         })?;
         let child = match &versus {
@@ -190,10 +165,9 @@ fn run(settings: &Settings) -> Result<(), String> {
             None => None,
         };
         let (child_rate, child_ms) = match &child {
-            Some(run) => (
-                format!("{:.1}", run.per_second()),
-                format!("{:.2}", 1000.0 / run.per_second()),
-            ),
+            Some(run) => {
+                (format!("{:.1}", run.per_second()), format!("{:.2}", 1000.0 / run.per_second()))
+            }
             None => ("skipped".to_owned(), "–".to_owned()),
         };
         let _ = writeln!(
@@ -211,9 +185,7 @@ fn run(settings: &Settings) -> Result<(), String> {
          Child processes: `{} agent GAME random --seed N`, two per game, started and \
          stopped by the judge as in a match. Load average after: {}; total {:.0} s.",
         settings.game_time.as_secs_f64(),
-        versus
-            .as_deref()
-            .map_or_else(|| "versus".to_owned(), |p| p.display().to_string()),
+        versus.as_deref().map_or_else(|| "versus".to_owned(), |p| p.display().to_string()),
         load_average(),
         started.elapsed().as_secs_f64(),
     );
@@ -240,10 +212,7 @@ struct PingPong {
 /// see the same load; returns the median µs per round trip of each.
 fn ping_pong(settings: &Settings) -> io::Result<PingPong> {
     let mut raw = RawEcho::start()?;
-    let spec = ChildSpec {
-        command: "cat".to_owned(),
-        cwd: None,
-    };
+    let spec = ChildSpec { command: "cat".to_owned(), cwd: None };
     let mut judged = ChildEndpoint::spawn(&spec, &Limits::default())?;
     // Warm up both: page cache, scheduler, allocator.
     raw.batch(settings.round_trips / 10)?;
@@ -252,19 +221,13 @@ fn ping_pong(settings: &Settings) -> io::Result<PingPong> {
     let mut judge_us = Vec::new();
     for _ in 0..settings.batches {
         raw_us.push(per_round_trip(raw.batch(settings.round_trips)?, settings));
-        judge_us.push(per_round_trip(
-            judge_batch(&mut judged, settings.round_trips)?,
-            settings,
-        ));
+        judge_us.push(per_round_trip(judge_batch(&mut judged, settings.round_trips)?, settings));
     }
     raw.stop();
     judged.close();
     eprintln!("  raw µs per batch:   {}", list(&raw_us));
     eprintln!("  judge µs per batch: {}", list(&judge_us));
-    Ok(PingPong {
-        raw_us: median(raw_us),
-        judge_us: median(judge_us),
-    })
+    Ok(PingPong { raw_us: median(raw_us), judge_us: median(judge_us) })
 }
 
 fn per_round_trip(time: Duration, settings: &Settings) -> f64 {
@@ -298,18 +261,10 @@ struct RawEcho {
 
 impl RawEcho {
     fn start() -> io::Result<RawEcho> {
-        let mut child = Command::new("cat")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()?;
+        let mut child = Command::new("cat").stdin(Stdio::piped()).stdout(Stdio::piped()).spawn()?;
         let stdin = child.stdin.take();
         let stdout = BufReader::new(child.stdout.take().expect("stdout is piped"));
-        Ok(RawEcho {
-            child,
-            stdin,
-            stdout,
-            line: String::new(),
-        })
+        Ok(RawEcho { child, stdin, stdout, line: String::new() })
     }
 
     fn batch(&mut self, round_trips: usize) -> io::Result<Duration> {
@@ -370,11 +325,7 @@ fn games_per_second(
     agents: impl Fn(u64) -> BySide<AgentSpec>,
 ) -> Result<GameRun, String> {
     let limits = Limits::default();
-    let mut run = GameRun {
-        games: 0,
-        exchanges: 0,
-        time: Duration::ZERO,
-    };
+    let mut run = GameRun { games: 0, exchanges: 0, time: Duration::ZERO };
     let start = Instant::now();
     while run.games < 3 || start.elapsed() < time {
         let seed = run.games;
@@ -387,12 +338,7 @@ fn games_per_second(
             }
         })
         .map_err(|e| format!("{} seed {seed}: {e}", game.name()))?;
-        if let Some(fault) = outcome
-            .faults
-            .first
-            .as_ref()
-            .or(outcome.faults.second.as_ref())
-        {
+        if let Some(fault) = outcome.faults.first.as_ref().or(outcome.faults.second.as_ref()) {
             return Err(format!(
                 "{} seed {seed} ({} vs {}): a fault spoils the benchmark: {fault:?}",
                 game.name(),
@@ -418,11 +364,7 @@ fn median(mut values: Vec<f64>) -> f64 {
 }
 
 fn list(values: &[f64]) -> String {
-    values
-        .iter()
-        .map(|v| format!("{v:.1}"))
-        .collect::<Vec<_>>()
-        .join(", ")
+    values.iter().map(|v| format!("{v:.1}")).collect::<Vec<_>>().join(", ")
 }
 
 /// `target/release/versus`, next to the directory of this example.
@@ -443,12 +385,7 @@ fn versus_binary(settings: &Settings) -> Option<PathBuf> {
 fn load_average() -> String {
     std::fs::read_to_string("/proc/loadavg").map_or_else(
         |_| "unknown".to_owned(),
-        |text| {
-            text.split_whitespace()
-                .take(3)
-                .collect::<Vec<_>>()
-                .join(" ")
-        },
+        |text| text.split_whitespace().take(3).collect::<Vec<_>>().join(" "),
     )
 }
 

@@ -23,9 +23,7 @@ static NEXT_AGENT: AtomicUsize = AtomicUsize::new(0);
 /// the judge's own child and its exit status is its own; anything with shell
 /// syntax goes through `sh -c`.
 fn command_for(line: &str) -> io::Result<Command> {
-    let needs_shell = line
-        .chars()
-        .any(|c| "|&;<>()$`\\\"'*?[]#~={}\n".contains(c));
+    let needs_shell = line.chars().any(|c| "|&;<>()$`\\\"'*?[]#~={}\n".contains(c));
     if needs_shell {
         let mut command = Command::new("sh");
         command.arg("-c").arg(line);
@@ -107,6 +105,8 @@ pub struct ChildEndpoint {
     debug: Arc<Mutex<DebugTail>>,
     monitor: Arc<Monitor>,
     sent_at: Instant,
+    /// The judge's own lateness on the last receive.
+    lag: Duration,
     gone: Option<Fault>,
     grace: Duration,
     closed: bool,
@@ -116,11 +116,8 @@ impl ChildEndpoint {
     /// Starts `spec` in its own process group with piped standard streams.
     pub fn spawn(spec: &ChildSpec, limits: &Limits) -> io::Result<ChildEndpoint> {
         monitor::adopt_orphans();
-        let marker = format!(
-            "{}-{}",
-            std::process::id(),
-            NEXT_AGENT.fetch_add(1, Ordering::Relaxed)
-        );
+        let marker =
+            format!("{}-{}", std::process::id(), NEXT_AGENT.fetch_add(1, Ordering::Relaxed));
         let mut command = command_for(&spec.command)?;
         command
             .env("VERSUS_AGENT", &marker)
@@ -163,6 +160,7 @@ impl ChildEndpoint {
             debug,
             monitor,
             sent_at: Instant::now(),
+            lag: Duration::ZERO,
             gone: None,
             grace: limits.grace,
             closed: false,
@@ -254,11 +252,7 @@ impl Endpoint for ChildEndpoint {
             bytes.extend_from_slice(line.as_bytes());
             bytes.push(b'\n');
             // A dead agent is noticed by the next receive, not here.
-            if stdin
-                .write_all(&bytes)
-                .and_then(|()| stdin.flush())
-                .is_err()
-            {
+            if stdin.write_all(&bytes).and_then(|()| stdin.flush()).is_err() {
                 self.stdin = None;
             }
         }
@@ -271,14 +265,16 @@ impl Endpoint for ChildEndpoint {
         }
         let deadline = self.sent_at + limit;
         let wait = deadline.saturating_duration_since(Instant::now());
-        match self.events.recv_timeout(wait) {
+        let event = self.events.recv_timeout(wait);
+        let now = Instant::now();
+        self.lag = match &event {
+            Ok(Event::Line(_, at)) => now.saturating_duration_since(*at),
+            _ => now.saturating_duration_since(deadline),
+        };
+        match event {
             Ok(Event::Line(text, at)) => {
-                self.pending_bytes
-                    .fetch_sub(text.len() + 1, Ordering::Relaxed);
-                Reply::Line {
-                    text,
-                    elapsed: at.saturating_duration_since(self.sent_at),
-                }
+                self.pending_bytes.fetch_sub(text.len() + 1, Ordering::Relaxed);
+                Reply::Line { text, elapsed: at.saturating_duration_since(self.sent_at) }
             }
             Ok(Event::Flood(detail)) => self.end(Fault::OutputFlood { detail }),
             Ok(Event::Closed) | Err(RecvTimeoutError::Disconnected) => {
@@ -292,14 +288,15 @@ impl Endpoint for ChildEndpoint {
         }
     }
 
+    fn lag(&self) -> Duration {
+        self.lag
+    }
+
     fn debug_lines(&mut self) -> Vec<String> {
         let mut tail = self.debug.lock().unwrap_or_else(|e| e.into_inner());
         let mut lines: Vec<String> = tail.lines.drain(..).collect();
         if tail.dropped > 0 {
-            lines.insert(
-                0,
-                format!("[versus: {} earlier stderr lines dropped]", tail.dropped),
-            );
+            lines.insert(0, format!("[versus: {} earlier stderr lines dropped]", tail.dropped));
             tail.dropped = 0;
         }
         lines

@@ -34,14 +34,8 @@ impl AgentSpec {
     #[must_use]
     pub fn parse(text: &str, cwd: Option<PathBuf>, seed: u64) -> AgentSpec {
         match text.strip_prefix("builtin:") {
-            Some(name) => AgentSpec::Builtin {
-                name: name.to_owned(),
-                seed,
-            },
-            None => AgentSpec::Program(ChildSpec {
-                command: text.to_owned(),
-                cwd,
-            }),
+            Some(name) => AgentSpec::Builtin { name: name.to_owned(), seed },
+            None => AgentSpec::Program(ChildSpec { command: text.to_owned(), cwd }),
         }
     }
 
@@ -60,11 +54,7 @@ impl AgentSpec {
 #[derive(Debug, Error)]
 pub enum JudgeError {
     #[error("{game} has no built-in agent {name:?} (it has: {known})")]
-    UnknownAgent {
-        game: String,
-        name: String,
-        known: String,
-    },
+    UnknownAgent { game: String, name: String, known: String },
     #[error("cannot start {command:?}: {source}")]
     Spawn { command: String, source: io::Error },
     #[error(transparent)]
@@ -89,10 +79,7 @@ fn endpoint(
         },
         AgentSpec::Program(child) => match ChildEndpoint::spawn(child, limits) {
             Ok(endpoint) => Ok(Box::new(endpoint)),
-            Err(source) => Err(JudgeError::Spawn {
-                command: child.command.clone(),
-                source,
-            }),
+            Err(source) => Err(JudgeError::Spawn { command: child.command.clone(), source }),
         },
     }
 }
@@ -121,11 +108,7 @@ pub fn run_game(
     let mut first = endpoint(game, &agents.first, limits)?;
     let mut second = endpoint(game, &agents.second, limits)?;
     record(RecordLine::Header(header(game, config, agents)));
-    Ok(play(
-        referee.as_mut(),
-        BySide::new(first.as_mut(), second.as_mut()),
-        record,
-    ))
+    Ok(play(referee.as_mut(), BySide::new(first.as_mut(), second.as_mut()), record))
 }
 
 /// Writes a record as JSON lines, each flushed as it is written, so that a
@@ -138,10 +121,7 @@ pub struct RecordWriter {
 
 impl RecordWriter {
     pub fn create(path: &Path) -> io::Result<RecordWriter> {
-        Ok(RecordWriter {
-            out: BufWriter::new(File::create(path)?),
-            error: None,
-        })
+        Ok(RecordWriter { out: BufWriter::new(File::create(path)?), error: None })
     }
 
     /// Writes one line; the first failure is kept for [`RecordWriter::finish`].

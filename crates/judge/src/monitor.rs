@@ -53,10 +53,7 @@ impl Monitor {
         let monitor = Arc::new(Monitor {
             root,
             marker,
-            seen: Mutex::new(Seen {
-                pids: BTreeSet::from([root]),
-                fault: None,
-            }),
+            seen: Mutex::new(Seen { pids: BTreeSet::from([root]), fault: None }),
             stop: AtomicBool::new(false),
         });
         let watcher = Arc::clone(&monitor);
@@ -90,11 +87,7 @@ impl Monitor {
 
     /// The limit the agent broke, if it broke one.
     pub fn fault(&self) -> Option<Fault> {
-        self.seen
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .fault
-            .clone()
+        self.seen.lock().unwrap_or_else(|e| e.into_inner()).fault.clone()
     }
 
     /// Sends `signal` to the process group and to every process of the tree
@@ -103,12 +96,7 @@ impl Monitor {
         if let Some(group) = Pid::from_raw(self.root) {
             let _ = kill_process_group(group, signal);
         }
-        let mut pids = self
-            .seen
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .pids
-            .clone();
+        let mut pids = self.seen.lock().unwrap_or_else(|e| e.into_inner()).pids.clone();
         pids.extend(self.tree());
         for pid in pids {
             if let Some(pid) = Pid::from_raw(pid) {
@@ -119,12 +107,7 @@ impl Monitor {
 
     /// Whether any process seen in the tree is still alive (zombies excepted).
     pub fn any_alive(&self) -> bool {
-        let pids = self
-            .seen
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .pids
-            .clone();
+        let pids = self.seen.lock().unwrap_or_else(|e| e.into_inner()).pids.clone();
         pids.into_iter().any(is_running)
     }
 
@@ -136,12 +119,7 @@ impl Monitor {
     /// adopted, so none is left a zombie.
     pub fn reap_orphans(&self) {
         let me = getpid().as_raw_nonzero().get();
-        let pids = self
-            .seen
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .pids
-            .clone();
+        let pids = self.seen.lock().unwrap_or_else(|e| e.into_inner()).pids.clone();
         for pid in pids {
             if pid != self.root && parent(pid) == Some(me) {
                 if let Some(pid) = Pid::from_raw(pid) {
@@ -191,10 +169,7 @@ fn children_of(pid: i32) -> Vec<i32> {
     };
     for task in tasks.flatten() {
         if let Ok(list) = fs::read_to_string(task.path().join("children")) {
-            children.extend(
-                list.split_whitespace()
-                    .filter_map(|c| c.parse::<i32>().ok()),
-            );
+            children.extend(list.split_whitespace().filter_map(|c| c.parse::<i32>().ok()));
         }
     }
     children
@@ -202,12 +177,7 @@ fn children_of(pid: i32) -> Vec<i32> {
 
 fn parent(pid: i32) -> Option<i32> {
     let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    stat.rsplit_once(')')?
-        .1
-        .split_whitespace()
-        .nth(1)?
-        .parse()
-        .ok()
+    stat.rsplit_once(')')?.1.split_whitespace().nth(1)?.parse().ok()
 }
 
 /// `root` and all its descendants that are alive now (empty once `root` is gone).

@@ -66,17 +66,10 @@ fn main() -> ExitCode {
             });
         }
         "grandchild" => {
-            Command::new("sleep")
-                .arg("601")
-                .spawn()
-                .expect("sleep starts");
+            Command::new("sleep").arg("601").spawn().expect("sleep starts");
         }
         "escape" => {
-            Command::new("setsid")
-                .arg("sleep")
-                .arg("602")
-                .spawn()
-                .expect("setsid starts");
+            Command::new("setsid").arg("sleep").arg("602").spawn().expect("setsid starts");
         }
         _ => {}
     }
@@ -129,11 +122,8 @@ fn turn(
             thread::sleep(Duration::from_secs(60));
         },
         "late" if first => {
-            let my_time: u64 = line
-                .split_whitespace()
-                .nth(1)
-                .and_then(|t| t.parse().ok())
-                .unwrap_or(0);
+            let my_time: u64 =
+                line.split_whitespace().nth(1).and_then(|t| t.parse().ok()).unwrap_or(0);
             thread::sleep(Duration::from_millis(my_time + 1));
         }
         "slow" => thread::sleep(Duration::from_millis(number(1))),
@@ -156,10 +146,7 @@ fn turn(
             }
         },
         "close-stdout" if first => {
-            let error = Command::new("sh")
-                .arg("-c")
-                .arg("exec >&-; exec sleep 600")
-                .exec();
+            let error = Command::new("sh").arg("-c").arg("exec >&-; exec sleep 600").exec();
             eprintln!("exec failed: {error}");
             std::process::exit(3);
         }

@@ -11,16 +11,10 @@ use versus_judge::{run_game, AgentSpec, ChildSpec, Limits};
 const TESTKIT: &str = env!("CARGO_BIN_EXE_versus-testkit");
 
 /// A short clock keeps the tests quick; the rules of time are the same.
-const TIME: TimeControl = TimeControl {
-    game_ms: 2_000,
-    ready_ms: 1_000,
-};
+const TIME: TimeControl = TimeControl { game_ms: 2_000, ready_ms: 1_000 };
 
 fn program(args: &str) -> AgentSpec {
-    AgentSpec::Program(ChildSpec {
-        command: format!("{TESTKIT} {args}"),
-        cwd: None,
-    })
+    AgentSpec::Program(ChildSpec { command: format!("{TESTKIT} {args}"), cwd: None })
 }
 
 struct Played {
@@ -36,35 +30,18 @@ fn play(args: &str) -> Played {
 }
 
 fn play_timed(args: &str, time: TimeControl) -> Played {
-    let config = GameConfig {
-        seed: 5,
-        time,
-        input: None,
-    };
-    let agents = BySide::new(
-        program(args),
-        AgentSpec::Builtin {
-            name: "greedy".into(),
-            seed: 1,
-        },
-    );
+    let config = GameConfig { seed: 5, time, input: None };
+    let agents = BySide::new(program(args), AgentSpec::Builtin { name: "greedy".into(), seed: 1 });
     let mut lines = Vec::new();
     let start = Instant::now();
-    let outcome = run_game(
-        &versus_domineering::GAME,
-        &config,
-        &agents,
-        &Limits::default(),
-        &mut |l| lines.push(l),
-    )
-    .expect("the game starts");
+    let outcome =
+        run_game(&versus_domineering::GAME, &config, &agents, &Limits::default(), &mut |l| {
+            lines.push(l)
+        })
+        .expect("the game starts");
     let took = start.elapsed();
     assert_no_survivors(args);
-    Played {
-        outcome,
-        lines,
-        took,
-    }
+    Played { outcome, lines, took }
 }
 
 /// No process whose command line names this testkit behaviour is left.
@@ -83,9 +60,7 @@ fn assert_no_survivors(args: &str) {
         };
         let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
         let state = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-        let zombie = state
-            .rsplit_once(')')
-            .is_some_and(|(_, r)| r.trim_start().starts_with('Z'));
+        let zombie = state.rsplit_once(')').is_some_and(|(_, r)| r.trim_start().starts_with('Z'));
         if cmdline.trim_end() == needle && !zombie {
             survivors.push(format!("{pid}: {cmdline}"));
         }
@@ -94,41 +69,24 @@ fn assert_no_survivors(args: &str) {
 }
 
 fn fault(played: &Played) -> Fault {
-    played
-        .outcome
-        .faults
-        .first
-        .clone()
-        .unwrap_or_else(|| panic!("no fault: {:?}", played.outcome))
+    played.outcome.faults.first.clone().unwrap_or_else(|| panic!("no fault: {:?}", played.outcome))
 }
 
 fn assert_lost(played: &Played) {
-    assert_eq!(
-        played.outcome.result,
-        GameResult::SecondWins,
-        "{:?}",
-        played.outcome
-    );
+    assert_eq!(played.outcome.result, GameResult::SecondWins, "{:?}", played.outcome);
     assert!(played.outcome.faults.second.is_none());
 }
 
 fn assert_within(played: &Played, limit_ms: u64) {
     let limit = Duration::from_millis(limit_ms + 2_000);
-    assert!(
-        played.took <= limit,
-        "the judge took {:?}, more than {limit:?}",
-        played.took
-    );
+    assert!(played.took <= limit, "the judge took {:?}, more than {limit:?}", played.took);
 }
 
 #[test]
 fn a_well_behaved_program_plays_to_the_end() {
     let played = play("pass");
     assert!(played.outcome.faults.first.is_none() && played.outcome.faults.second.is_none());
-    assert!(matches!(
-        played.lines.last(),
-        Some(RecordLine::Footer { .. })
-    ));
+    assert!(matches!(played.lines.last(), Some(RecordLine::Footer { .. })));
     assert_within(&played, 0);
 }
 
@@ -159,12 +117,7 @@ fn answering_one_ms_late_is_a_tle() {
 #[test]
 fn exiting_early_is_a_crash_with_its_status() {
     let played = play("exit 2 7");
-    assert_eq!(
-        fault(&played),
-        Fault::Crash {
-            detail: "exited with status 7".into()
-        }
-    );
+    assert_eq!(fault(&played), Fault::Crash { detail: "exited with status 7".into() });
     assert_lost(&played);
     assert_within(&played, 0);
 }
@@ -172,12 +125,7 @@ fn exiting_early_is_a_crash_with_its_status() {
 #[test]
 fn dying_by_signal_is_a_crash_naming_it() {
     let played = play("abort");
-    assert_eq!(
-        fault(&played),
-        Fault::Crash {
-            detail: "killed by signal 6 (SIGABRT)".into()
-        }
-    );
+    assert_eq!(fault(&played), Fault::Crash { detail: "killed by signal 6 (SIGABRT)".into() });
     assert_lost(&played);
 }
 
@@ -204,11 +152,7 @@ fn an_illegal_move_is_a_runtime_error() {
 #[test]
 fn an_endless_line_is_an_output_flood() {
     let played = play("endless-line");
-    assert!(
-        matches!(fault(&played), Fault::OutputFlood { .. }),
-        "{:?}",
-        played.outcome
-    );
+    assert!(matches!(fault(&played), Fault::OutputFlood { .. }), "{:?}", played.outcome);
     assert_lost(&played);
     assert_within(&played, 0);
 }
@@ -227,23 +171,11 @@ fn endless_unasked_lines_are_read_as_replies_and_bounded() {
 #[test]
 fn a_stderr_flood_does_not_stall_the_judge_and_is_kept_as_debug_lines() {
     let played = play("stderr-flood");
-    assert!(
-        played.outcome.faults.first.is_none(),
-        "{:?}",
-        played.outcome
-    );
+    assert!(played.outcome.faults.first.is_none(), "{:?}", played.outcome);
     let debug = played
         .lines
         .iter()
-        .filter(|l| {
-            matches!(
-                l,
-                RecordLine::Debug {
-                    side: Side::First,
-                    ..
-                }
-            )
-        })
+        .filter(|l| matches!(l, RecordLine::Debug { side: Side::First, .. }))
         .count();
     assert!(debug > 0);
     assert_within(&played, 0);
@@ -252,12 +184,7 @@ fn a_stderr_flood_does_not_stall_the_judge_and_is_kept_as_debug_lines() {
 #[test]
 fn closing_stdout_while_running_is_a_crash() {
     let played = play("close-stdout");
-    assert_eq!(
-        fault(&played),
-        Fault::Crash {
-            detail: "closed its standard output".into()
-        }
-    );
+    assert_eq!(fault(&played), Fault::Crash { detail: "closed its standard output".into() });
     assert_lost(&played);
     assert_within(&played, 0);
 }
@@ -265,11 +192,7 @@ fn closing_stdout_while_running_is_a_crash() {
 #[test]
 fn ignoring_sigterm_gets_sigkill() {
     let played = play("ignore-term");
-    assert!(
-        played.outcome.faults.first.is_none(),
-        "{:?}",
-        played.outcome
-    );
+    assert!(played.outcome.faults.first.is_none(), "{:?}", played.outcome);
     // Two grace periods (exit, then TERM) before the KILL.
     assert_within(&played, 1_000);
     // It re-executes itself with SIGTERM ignored, under another command line.
@@ -286,11 +209,7 @@ fn a_program_that_lingers_after_finish_is_stopped() {
 #[test]
 fn a_grandchild_holding_the_pipes_is_killed() {
     let played = play("grandchild");
-    assert!(
-        played.outcome.faults.first.is_none(),
-        "{:?}",
-        played.outcome
-    );
+    assert!(played.outcome.faults.first.is_none(), "{:?}", played.outcome);
     assert_within(&played, 1_000);
     assert_none_alive("sleep 601");
 }
@@ -298,11 +217,7 @@ fn a_grandchild_holding_the_pipes_is_killed() {
 #[test]
 fn a_grandchild_in_its_own_session_is_killed() {
     let played = play("escape");
-    assert!(
-        played.outcome.faults.first.is_none(),
-        "{:?}",
-        played.outcome
-    );
+    assert!(played.outcome.faults.first.is_none(), "{:?}", played.outcome);
     assert_within(&played, 1_000);
     assert_none_alive("sleep 602");
 }
@@ -320,10 +235,8 @@ fn assert_none_alive(command: &str) {
             let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).ok()?;
             let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
             let zombie = stat.rsplit_once(')')?.1.trim_start().starts_with('Z');
-            let matches = String::from_utf8_lossy(&cmdline)
-                .replace('\0', " ")
-                .trim_end()
-                == command;
+            let matches =
+                String::from_utf8_lossy(&cmdline).replace('\0', " ").trim_end() == command;
             (matches && !zombie).then(|| pid.to_string())
         })
         .collect();
@@ -352,56 +265,37 @@ fn too_many_processes_is_its_own_verdict() {
 #[test]
 fn waiting_n_ms_is_charged_n_ms() {
     let played = play("slow 40");
-    assert!(
-        played.outcome.faults.first.is_none(),
-        "{:?}",
-        played.outcome
-    );
+    assert!(played.outcome.faults.first.is_none(), "{:?}", played.outcome);
     let elapsed: Vec<u64> = played
         .lines
         .iter()
         .filter_map(|l| match l {
-            RecordLine::Recv {
-                side: Side::First,
-                line,
-                elapsed_ns,
-            } if line.starts_with("MOVE") => Some(elapsed_ns / 1_000_000),
+            RecordLine::Recv { side: Side::First, line, elapsed_ns, .. }
+                if line.starts_with("MOVE") =>
+            {
+                Some(elapsed_ns / 1_000_000)
+            }
             _ => None,
         })
         .collect();
     assert!(!elapsed.is_empty());
     for ms in elapsed {
-        assert!(
-            (40..60).contains(&ms),
-            "a 40 ms wait was measured as {ms} ms"
-        );
+        assert!((40..60).contains(&ms), "a 40 ms wait was measured as {ms} ms");
     }
 }
 
 #[test]
 fn a_missing_working_directory_is_an_error_not_a_verdict() {
-    let config = GameConfig {
-        seed: 1,
-        time: TIME,
-        input: None,
-    };
+    let config = GameConfig { seed: 1, time: TIME, input: None };
     let agents = BySide::new(
         AgentSpec::Program(ChildSpec {
             command: "true".into(),
             cwd: Some("/nonexistent/dir".into()),
         }),
-        AgentSpec::Builtin {
-            name: "greedy".into(),
-            seed: 1,
-        },
+        AgentSpec::Builtin { name: "greedy".into(), seed: 1 },
     );
-    let error = run_game(
-        &versus_domineering::GAME,
-        &config,
-        &agents,
-        &Limits::default(),
-        &mut |_| {},
-    )
-    .expect_err("must not start");
+    let error =
+        run_game(&versus_domineering::GAME, &config, &agents, &Limits::default(), &mut |_| {})
+            .expect_err("must not start");
     assert!(error.to_string().contains("/nonexistent/dir"), "{error}");
 }

@@ -12,6 +12,7 @@ use versus_core::{replay, BySide, Game, GameConfig, Outcome, RecordLine, Side, T
 use versus_judge::{read_record, run_game, AgentSpec, Limits, RecordWriter};
 
 mod connexion_tool;
+mod runs;
 
 #[derive(Debug, Parser)]
 #[command(name = "versus", version, about = "An arena for two-player game AIs")]
@@ -49,6 +50,10 @@ enum Command {
         #[arg(long)]
         divide: bool,
     },
+    /// Test an agent against another with a sequential probability ratio test.
+    Sprt(runs::SprtArgs),
+    /// Play a round robin (or a gauntlet) and rate the agents.
+    League(runs::LeagueArgs),
     /// Re-simulate a game record and check that it reaches its recorded outcome.
     Replay {
         /// A record written by `versus match --record`.
@@ -101,6 +106,8 @@ fn main() -> ExitCode {
         Command::Agent { game, name, seed } => agent(&game, &name, seed),
         Command::Perft { depth, position, divide } => perft(depth, position.as_deref(), divide),
         Command::Replay { file } => replay_file(&file),
+        Command::Sprt(args) => runs::sprt(&args),
+        Command::League(args) => runs::league(&args),
         Command::ConnexionTool(args) => connexion_tool::run(&args),
     };
     match result {

@@ -205,11 +205,13 @@ fn kind_name(kind: RunKind) -> &'static str {
 struct ProgressLine {
     terminal: bool,
     last: Option<Instant>,
+    /// The latest text not yet written (off a terminal).
+    unshown: Option<String>,
 }
 
 impl ProgressLine {
     fn new() -> Self {
-        ProgressLine { terminal: io::stderr().is_terminal(), last: None }
+        ProgressLine { terminal: io::stderr().is_terminal(), last: None, unshown: None }
     }
 
     fn show(&mut self, text: &str) {
@@ -219,6 +221,9 @@ impl ProgressLine {
         } else if self.last.is_none_or(|t| t.elapsed().as_secs() >= 5) {
             let _ = writeln!(err, "{text}");
             self.last = Some(Instant::now());
+            self.unshown = None;
+        } else {
+            self.unshown = Some(text.to_owned());
         }
         let _ = err.flush();
     }
@@ -226,6 +231,8 @@ impl ProgressLine {
     fn done(&mut self) {
         if self.terminal {
             let _ = writeln!(io::stderr());
+        } else if let Some(text) = self.unshown.take() {
+            let _ = writeln!(io::stderr(), "{text}");
         }
     }
 }

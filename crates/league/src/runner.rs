@@ -397,9 +397,9 @@ pub fn run(
     let halt = AtomicBool::new(false);
     let mut replays: HashMap<Slot, u32> = HashMap::new();
     let limits = Limits::default();
-    // A bounded channel: a worker waits for its game to be stored before it
-    // starts another, so a decided SPRT stops within `jobs` games.
-    let (sender, receiver) = mpsc::sync_channel::<Played>(0);
+    // A bounded channel: a worker waits when `jobs` games wait to be
+    // stored, so a decided SPRT stops within a few games.
+    let (sender, receiver) = mpsc::sync_channel::<Played>(jobs.max(1));
 
     let outcome = thread::scope(|scope| -> Result<(), RunError> {
         for _ in 0..jobs.max(1) {
@@ -425,12 +425,15 @@ pub fn run(
         }
         drop(sender);
         let mut failure = None;
-        for played in receiver {
+        while let Ok(first) = receiver.recv() {
+            // Every game already waiting is stored in the same transaction:
+            // one sync to disk for all of them.
+            let mut batch = vec![first];
+            batch.extend(receiver.try_iter());
             if failure.is_some() {
                 continue;
             }
-            let step = store_game(store, run, &ids, played, &mut standing, &mut replays, &queue);
-            match step {
+            match store_games(store, run, &ids, batch, &mut standing, &mut replays, &queue) {
                 Ok(()) => {
                     progress(&standing);
                     if decided(plan, &standing) {
@@ -449,42 +452,52 @@ pub fn run(
     Ok(standing)
 }
 
-/// Stores one played game and counts it, or puts its slot back in the
-/// queue when the harness was at fault.
-fn store_game(
+/// Stores played games and counts them, or puts a slot back in the queue
+/// when the harness was at fault.
+fn store_games(
     store: &mut Store,
     run: RunId,
     ids: &[AgentId],
-    played: Played,
+    batch: Vec<Played>,
     standing: &mut Standing,
     replays: &mut HashMap<Slot, u32>,
     queue: &Mutex<VecDeque<Slot>>,
 ) -> Result<(), RunError> {
-    let slot = played.slot;
-    let (outcome, record) = played.result?;
-    let lag = judge_lag(&record);
-    let flag = harness_fault(&outcome, &lag);
-    let seats = slot.seats();
-    let move_times = reply_times_us(&record);
-    let game = NewGame {
-        slot: slot.key(),
-        agents: BySide::new(ids[seats.first], ids[seats.second]),
-        record,
-        judge_lag: Some(lag),
-        harness_flag: flag.clone(),
-    };
-    store.insert_game(run, &game)?;
-    match flag {
-        Some(reason) => {
-            standing.flagged += 1;
-            let count = replays.entry(slot).or_default();
-            *count += 1;
-            if *count > MAX_REPLAYS {
-                return Err(RunError::Overloaded { slot: slot.key(), replays: *count - 1, reason });
+    let mut games = Vec::with_capacity(batch.len());
+    let mut counted = Vec::with_capacity(batch.len());
+    for played in batch {
+        let slot = played.slot;
+        let (outcome, record) = played.result?;
+        let lag = judge_lag(&record);
+        let flag = harness_fault(&outcome, &lag);
+        let seats = slot.seats();
+        counted.push((slot, outcome, reply_times_us(&record), flag.clone()));
+        games.push(NewGame {
+            slot: slot.key(),
+            agents: BySide::new(ids[seats.first], ids[seats.second]),
+            record,
+            judge_lag: Some(lag),
+            harness_flag: flag,
+        });
+    }
+    store.insert_games(run, &games)?;
+    for (slot, outcome, move_times, flag) in counted {
+        match flag {
+            Some(reason) => {
+                standing.flagged += 1;
+                let count = replays.entry(slot).or_default();
+                *count += 1;
+                if *count > MAX_REPLAYS {
+                    return Err(RunError::Overloaded {
+                        slot: slot.key(),
+                        replays: *count - 1,
+                        reason,
+                    });
+                }
+                queue.lock().unwrap_or_else(|e| e.into_inner()).push_front(slot);
             }
-            queue.lock().unwrap_or_else(|e| e.into_inner()).push_front(slot);
+            None => standing.add(&slot, &outcome, &move_times),
         }
-        None => standing.add(&slot, &outcome, &move_times),
     }
     Ok(())
 }

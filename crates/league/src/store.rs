@@ -30,7 +30,9 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use rusqlite::{params, Connection, ErrorCode, OptionalExtension, TransactionBehavior};
+use rusqlite::{
+    params, Connection, ErrorCode, OptionalExtension, Transaction, TransactionBehavior,
+};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use thiserror::Error;
@@ -445,87 +447,24 @@ impl Store {
     /// means a bug or two processes running the same run. A flagged game is
     /// always stored.
     pub fn insert_game(&mut self, run: RunId, game: &NewGame) -> Result<GameId, StoreError> {
-        let invalid = |reason: String| StoreError::InvalidGame { slot: game.slot.clone(), reason };
-        let (header, outcome) = match (game.record.first(), game.record.last()) {
-            (Some(RecordLine::Header(header)), Some(RecordLine::Footer { outcome }))
-                if game.record.len() >= 2 =>
-            {
-                (header, outcome)
-            }
-            (Some(RecordLine::Header(_)), _) => {
-                return Err(invalid("the record has no footer".into()))
-            }
-            _ => return Err(invalid("the record does not start with a header".into())),
-        };
-        let record = record_text(&game.record);
-        let times = reply_times_us(&game.record);
-        let faults = outcome.faults.as_ref().map(|fault| fault.as_ref().map(json_text));
+        let ids = self.insert_games(run, std::slice::from_ref(game))?;
+        Ok(ids[0])
+    }
 
+    /// Stores several finished games in one transaction: all of them or none
+    /// (one commit, one sync to disk, for runners that finish games faster
+    /// than a disk syncs). The same checks as [`Store::insert_game`] apply to
+    /// each.
+    pub fn insert_games(
+        &mut self,
+        run: RunId,
+        games: &[NewGame],
+    ) -> Result<Vec<GameId>, StoreError> {
         let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let run_game: String = tx
-            .query_row("SELECT game FROM runs WHERE id = ?1", [run.0], |row| row.get(0))
-            .optional()?
-            .ok_or(StoreError::NoSuchRun(run))?;
-        if header.game != run_game {
-            return Err(invalid(format!(
-                "the record is a game of {}, the run plays {run_game}",
-                header.game
-            )));
-        }
-        for side in Side::BOTH {
-            let agent = game.agents[side];
-            let spec: String = tx
-                .query_row(
-                    "SELECT spec FROM agents WHERE id = ?1 AND run_id = ?2",
-                    params![agent.0, run.0],
-                    |row| row.get(0),
-                )
-                .optional()?
-                .ok_or(StoreError::ForeignAgent { run, agent })?;
-            if header.agents[side] != spec {
-                return Err(invalid(format!(
-                    "the record's {side} agent is {:?}, but agent {agent} is {spec:?}",
-                    header.agents[side]
-                )));
-            }
-        }
-        if game.harness_flag.is_none() {
-            let taken: bool = tx.query_row(
-                "SELECT EXISTS (SELECT 1 FROM games
-                 WHERE run_id = ?1 AND slot = ?2 AND harness_flag IS NULL)",
-                params![run.0, game.slot],
-                |row| row.get(0),
-            )?;
-            if taken {
-                return Err(StoreError::DuplicateSlot { run, slot: game.slot.clone() });
-            }
-        }
-        tx.execute(
-            "INSERT INTO games (run_id, slot, seed, first_agent, second_agent, result,
-                 first_score, second_score, first_fault, second_fault, move_times,
-                 judge_lag, harness_flag, record, finished_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
-            params![
-                run.0,
-                game.slot,
-                header.config.seed.to_string(),
-                game.agents.first.0,
-                game.agents.second.0,
-                outcome.result.notation(),
-                outcome.scores.first,
-                outcome.scores.second,
-                faults.first,
-                faults.second,
-                json_text(&times),
-                game.judge_lag.as_ref().map(json_text),
-                game.harness_flag,
-                record,
-                now_ms(),
-            ],
-        )?;
-        let id = GameId(tx.last_insert_rowid());
+        let ids =
+            games.iter().map(|game| insert_in(&tx, run, game)).collect::<Result<Vec<_>, _>>()?;
         tx.commit()?;
-        Ok(id)
+        Ok(ids)
     }
 
     /// The slots of a run that hold a counted game: those a resumed run skips.
@@ -774,6 +713,86 @@ fn migrate(conn: &mut Connection, migrations: &[&str]) -> Result<(), MigrateErro
         tx.commit()?;
     }
     Ok(())
+}
+
+/// Checks and inserts one game inside `tx`.
+fn insert_in(tx: &Transaction<'_>, run: RunId, game: &NewGame) -> Result<GameId, StoreError> {
+    let invalid = |reason: String| StoreError::InvalidGame { slot: game.slot.clone(), reason };
+    let (header, outcome) = match (game.record.first(), game.record.last()) {
+        (Some(RecordLine::Header(header)), Some(RecordLine::Footer { outcome }))
+            if game.record.len() >= 2 =>
+        {
+            (header, outcome)
+        }
+        (Some(RecordLine::Header(_)), _) => return Err(invalid("the record has no footer".into())),
+        _ => return Err(invalid("the record does not start with a header".into())),
+    };
+    let record = record_text(&game.record);
+    let times = reply_times_us(&game.record);
+    let faults = outcome.faults.as_ref().map(|fault| fault.as_ref().map(json_text));
+
+    let run_game: String = tx
+        .query_row("SELECT game FROM runs WHERE id = ?1", [run.0], |row| row.get(0))
+        .optional()?
+        .ok_or(StoreError::NoSuchRun(run))?;
+    if header.game != run_game {
+        return Err(invalid(format!(
+            "the record is a game of {}, the run plays {run_game}",
+            header.game
+        )));
+    }
+    for side in Side::BOTH {
+        let agent = game.agents[side];
+        let spec: String = tx
+            .query_row(
+                "SELECT spec FROM agents WHERE id = ?1 AND run_id = ?2",
+                params![agent.0, run.0],
+                |row| row.get(0),
+            )
+            .optional()?
+            .ok_or(StoreError::ForeignAgent { run, agent })?;
+        if header.agents[side] != spec {
+            return Err(invalid(format!(
+                "the record's {side} agent is {:?}, but agent {agent} is {spec:?}",
+                header.agents[side]
+            )));
+        }
+    }
+    if game.harness_flag.is_none() {
+        let taken: bool = tx.query_row(
+            "SELECT EXISTS (SELECT 1 FROM games
+             WHERE run_id = ?1 AND slot = ?2 AND harness_flag IS NULL)",
+            params![run.0, game.slot],
+            |row| row.get(0),
+        )?;
+        if taken {
+            return Err(StoreError::DuplicateSlot { run, slot: game.slot.clone() });
+        }
+    }
+    tx.execute(
+        "INSERT INTO games (run_id, slot, seed, first_agent, second_agent, result,
+             first_score, second_score, first_fault, second_fault, move_times,
+             judge_lag, harness_flag, record, finished_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+        params![
+            run.0,
+            game.slot,
+            header.config.seed.to_string(),
+            game.agents.first.0,
+            game.agents.second.0,
+            outcome.result.notation(),
+            outcome.scores.first,
+            outcome.scores.second,
+            faults.first,
+            faults.second,
+            json_text(&times),
+            game.judge_lag.as_ref().map(json_text),
+            game.harness_flag,
+            record,
+            now_ms(),
+        ],
+    )?;
+    Ok(GameId(tx.last_insert_rowid()))
 }
 
 #[cfg(test)]

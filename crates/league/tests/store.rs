@@ -233,6 +233,27 @@ fn a_slot_is_counted_once() {
 }
 
 #[test]
+fn a_batch_is_stored_whole_or_not_at_all() {
+    let mut store = Store::open_in_memory().unwrap();
+    let (run, agents) = store_with_run(&mut store);
+    let ids = store
+        .insert_games(run, &[game("b1", agents, 1, None), game("b2", agents, 2, None)])
+        .unwrap();
+    assert_eq!(ids.len(), 2);
+    // The second game repeats a slot: the batch is refused, "b3" included.
+    let error = store
+        .insert_games(run, &[game("b3", agents, 3, None), game("b1", agents, 4, None)])
+        .unwrap_err();
+    assert!(matches!(error, StoreError::DuplicateSlot { .. }), "{error:?}");
+    assert_eq!(store.finished_slots(run).unwrap(), HashSet::from(["b1".into(), "b2".into()]));
+    // Two games of the same slot in one batch are refused as well.
+    assert!(store
+        .insert_games(run, &[game("b4", agents, 5, None), game("b4", agents, 6, None)])
+        .is_err());
+    assert_eq!(store.games(run).unwrap().len(), 2);
+}
+
+#[test]
 fn a_flagged_game_is_kept_but_not_counted_and_its_slot_is_played_again() {
     let mut store = Store::open_in_memory().unwrap();
     let (run, agents) = store_with_run(&mut store);

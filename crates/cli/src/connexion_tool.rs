@@ -32,7 +32,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
 use versus_core::{BySide, GameConfig, Side, TimeControl};
-use versus_judge::{run_game, AgentSpec, Limits, RecordWriter};
+use versus_judge::AgentSpec;
 
 /// The command line of `versus connexion-tool`.
 #[derive(Debug, Args)]
@@ -207,28 +207,13 @@ pub fn run(args: &ConnexionToolArgs) -> Result<()> {
         ),
         None => None,
     };
-    let mut writer = match &args.record {
-        Some(path) => Some(
-            RecordWriter::create(path)
-                .with_context(|| format!("cannot create the record {}", path.display()))?,
-        ),
-        None => None,
-    };
+    let writer = crate::create_record(args.record.as_deref())?;
     let builtin = |spec: &AgentSpec| matches!(spec, AgentSpec::Builtin { .. });
     let seed_matters = config.input.is_none() || builtin(&agents.first) || builtin(&agents.second);
     if args.seed.is_none() && seed_matters {
         eprintln!("versus: seed {seed}");
     }
-    let mut lines = Vec::new();
-    run_game(&versus_connexion::GAME, &config, &agents, &Limits::default(), &mut |line| {
-        if let Some(writer) = &mut writer {
-            writer.write(&line);
-        }
-        lines.push(line);
-    })?;
-    if let Some(writer) = writer {
-        writer.finish().context("cannot write the record")?;
-    }
+    let (_, lines) = crate::play_recorded(&versus_connexion::GAME, &config, &agents, writer)?;
     let labels = agents.as_ref().map(AgentSpec::label);
     let log = versus_connexion::log::testing_tool_log(labels.as_ref().map(String::as_str), &lines)
         .context("cannot write the log")?;

@@ -167,23 +167,8 @@ fn play_match(args: &MatchArgs) -> Result<()> {
             bail!("{flag} is for a program; a built-in agent has no working directory");
         }
     }
-    let mut writer = match &args.record {
-        Some(path) => Some(
-            RecordWriter::create(path)
-                .with_context(|| format!("cannot create the record {}", path.display()))?,
-        ),
-        None => None,
-    };
-    let mut lines = Vec::new();
-    let outcome = run_game(game, &config, &agents, &Limits::default(), &mut |line| {
-        if let Some(writer) = &mut writer {
-            writer.write(&line);
-        }
-        lines.push(line);
-    })?;
-    if let Some(writer) = writer {
-        writer.finish().context("cannot write the record")?;
-    }
+    let writer = create_record(args.record.as_deref())?;
+    let (outcome, lines) = play_recorded(game, &config, &agents, writer)?;
     let used = time_used(&lines);
     if args.json {
         let summary = serde_json::json!({
@@ -198,6 +183,37 @@ fn play_match(args: &MatchArgs) -> Result<()> {
         print_summary(game, seed, &config, &agents, &outcome, used)?;
     }
     Ok(())
+}
+
+/// Creates the record file, if one is asked for, before the game starts,
+/// so that a bad path fails at once.
+pub(crate) fn create_record(path: Option<&std::path::Path>) -> Result<Option<RecordWriter>> {
+    path.map(|path| {
+        RecordWriter::create(path)
+            .with_context(|| format!("cannot create the record {}", path.display()))
+    })
+    .transpose()
+}
+
+/// Plays one game, writing each record line to `writer` as it happens, and
+/// returns the outcome and the whole record.
+pub(crate) fn play_recorded(
+    game: &dyn Game,
+    config: &GameConfig,
+    agents: &BySide<AgentSpec>,
+    mut writer: Option<RecordWriter>,
+) -> Result<(Outcome, Vec<RecordLine>)> {
+    let mut lines = Vec::new();
+    let outcome = run_game(game, config, agents, &Limits::default(), &mut |line| {
+        if let Some(writer) = &mut writer {
+            writer.write(&line);
+        }
+        lines.push(line);
+    })?;
+    if let Some(writer) = writer {
+        writer.finish().context("cannot write the record")?;
+    }
+    Ok((outcome, lines))
 }
 
 /// The thinking time of each side: the sum of its reply times, in ms.

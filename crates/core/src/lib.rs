@@ -20,7 +20,7 @@ pub use agent::{run_stdio, AgentError, ProtocolAgent};
 pub use clock::{Clock, Rounding, TimeControl};
 pub use game::{ConfigError, Game, GameConfig};
 pub use play::{play, Endpoint, LocalEndpoint};
-pub use record::{replay, Header, RecordLine, ReplayError};
+pub use record::{replay, replay_steps, Header, RecordLine, ReplayError};
 pub use referee::{
     ready_reply, timed_reply, Action, Fault, GameResult, Outcome, Referee, Reply, Request,
     INVALID_READY,

@@ -115,6 +115,18 @@ pub enum ReplayError {
 /// Feeds the replies of `lines` to `referee` and checks that it says exactly
 /// the recorded lines; returns the outcome the referee reaches.
 pub fn replay(referee: &mut dyn Referee, lines: &[RecordLine]) -> Result<Outcome, ReplayError> {
+    replay_steps(referee, lines, &mut |_, _| {})
+}
+
+/// [`replay`], calling `step` with the referee at the start (record index 0)
+/// and again each time it has been given all the replies it asked for (with
+/// the index of the last of them in `lines`): the moments a viewer shows.
+pub fn replay_steps(
+    referee: &mut dyn Referee,
+    lines: &[RecordLine],
+    step: &mut dyn FnMut(usize, &dyn Referee),
+) -> Result<Outcome, ReplayError> {
+    step(0, referee);
     let mut rest = lines
         .iter()
         .enumerate()
@@ -147,8 +159,10 @@ pub fn replay(referee: &mut dyn Referee, lines: &[RecordLine]) -> Result<Outcome
                     expect_send(request.side, &request.line, &mut rest)?;
                 }
                 let mut waiting: Vec<Side> = requests.iter().map(|r| r.side).collect();
+                let mut last = 0;
                 while !waiting.is_empty() {
                     let (index, line) = rest.next().ok_or(ReplayError::Truncated)?;
+                    last = index;
                     let found = line.reply().filter(|(side, _)| waiting.contains(side));
                     let Some((side, reply)) = found else {
                         return Err(ReplayError::ReplyMismatch {
@@ -160,6 +174,7 @@ pub fn replay(referee: &mut dyn Referee, lines: &[RecordLine]) -> Result<Outcome
                     waiting.retain(|s| *s != side);
                     referee.answer(side, reply);
                 }
+                step(last, referee);
             }
             Action::Over(outcome) => return Ok(outcome),
         }

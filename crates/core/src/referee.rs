@@ -207,6 +207,12 @@ pub enum Reply {
 pub trait Referee: Send {
     fn next(&mut self) -> Action;
     fn answer(&mut self, side: Side, reply: Reply);
+    /// The game as it stands, for viewers, as JSON in the game's own shape
+    /// (documented by each game's referee). Computed from the rules' state,
+    /// so that no viewer needs a second implementation of the rules.
+    fn view(&self) -> serde_json::Value {
+        serde_json::Value::Null
+    }
 }
 
 /// The reply to a timed request, charged to `clock`: the line and the ms

@@ -162,6 +162,28 @@ impl Referee for BacteriaReferee {
         }
     }
 
+    fn view(&self) -> serde_json::Value {
+        use crate::rules::Square;
+        let board: Vec<String> = (1..=7)
+            .map(|row| {
+                (1..=7)
+                    .map(|col| match Square::new(row, col).and_then(|s| self.state.piece_at(s)) {
+                        Some(Side::First) => 'O',
+                        Some(Side::Second) => 'X',
+                        None => '.',
+                    })
+                    .collect()
+            })
+            .collect();
+        serde_json::json!({
+            "board": board,
+            "to_move": self.state.side_to_move(),
+            "turns": self.state.turns(),
+            "scores": self.state.counts(),
+            "clocks": self.clocks.as_ref().map(|c| c.remaining_ms()),
+        })
+    }
+
     fn answer(&mut self, side: Side, reply: Reply) {
         match &mut self.phase {
             Phase::Ready(answers) => {

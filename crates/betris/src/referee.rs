@@ -278,6 +278,32 @@ impl Referee for BetrisReferee {
         }
     }
 
+    fn view(&self) -> serde_json::Value {
+        let rows = |side: Side| {
+            let board = self.state.board(side);
+            (1..=board.size())
+                .map(|r| (1..=board.size()).map(|c| if board.is_filled(r, c) { '#' } else { '.' }).collect())
+                .collect::<Vec<String>>()
+        };
+        let (offer, blocks) = match &self.stage {
+            Stage::Betting { offer, .. } => (Some([offer.a.name(), offer.b.name()]), None),
+            Stage::Placing { awards, .. } => {
+                (None, Some(awards.as_ref().map(|a| serde_json::json!({ "block": a.block.name(), "paid": a.paid }))))
+            }
+            _ => (None, None),
+        };
+        serde_json::json!({
+            "size": self.state.board(Side::First).size(),
+            "boards": BySide::from_fn(rows),
+            "chips": BySide::from_fn(|side| self.state.chips(side)),
+            "round": self.state.round(),
+            "offer": offer,
+            "blocks": blocks,
+            "scores": self.state.scores(),
+            "clocks": self.clocks.as_ref().map(|c| c.remaining_ms()),
+        })
+    }
+
     fn answer(&mut self, side: Side, reply: Reply) {
         match std::mem::replace(&mut self.stage, Stage::Start) {
             Stage::Ready(mut replies) => {

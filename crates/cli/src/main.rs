@@ -58,6 +58,21 @@ enum Command {
     Replay {
         /// A record written by `versus match --record`.
         file: PathBuf,
+        /// Also write the game as one HTML page that shows it move by move, offline.
+        #[arg(long, value_name = "OUT")]
+        html: Option<PathBuf>,
+    },
+    /// Serve the web page: replays, leagues, and playing the built-in agents.
+    Serve {
+        /// The store of leagues and SPRT runs to show.
+        #[arg(long)]
+        db: Option<PathBuf>,
+        /// The port to listen on.
+        #[arg(long, default_value_t = 8080)]
+        port: u16,
+        /// The address to listen on (only this machine by default).
+        #[arg(long, default_value = "127.0.0.1")]
+        host: std::net::IpAddr,
     },
     /// Play one game of Connexion with the public testing tool's flags and log.
     ConnexionTool(connexion_tool::ConnexionToolArgs),
@@ -105,7 +120,10 @@ fn main() -> ExitCode {
         Command::Match(args) => play_match(&args),
         Command::Agent { game, name, seed } => agent(&game, &name, seed),
         Command::Perft { depth, position, divide } => perft(depth, position.as_deref(), divide),
-        Command::Replay { file } => replay_file(&file),
+        Command::Replay { file, html } => replay_file(&file, html.as_deref()),
+        Command::Serve { db, port, host } => {
+            serve(db.as_deref(), std::net::SocketAddr::new(host, port))
+        }
         Command::Sprt(args) => runs::sprt(&args),
         Command::League(args) => runs::league(&args),
         Command::ConnexionTool(args) => connexion_tool::run(&args),
@@ -294,7 +312,21 @@ fn perft(depth: u32, position: Option<&str>, divide: bool) -> Result<()> {
     Ok(())
 }
 
-fn replay_file(path: &PathBuf) -> Result<()> {
+fn serve(db: Option<&std::path::Path>, addr: std::net::SocketAddr) -> Result<()> {
+    if let Some(db) = db {
+        if !db.exists() {
+            bail!(
+                "the store {} does not exist (run a league or an SPRT with --db first)",
+                db.display()
+            );
+        }
+    }
+    let runtime = tokio::runtime::Runtime::new().context("cannot start the server's runtime")?;
+    eprintln!("versus: serving on http://{addr}/");
+    runtime.block_on(versus_web::serve(db, addr)).with_context(|| format!("cannot serve on {addr}"))
+}
+
+fn replay_file(path: &PathBuf, html: Option<&std::path::Path>) -> Result<()> {
     let text =
         fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
     let lines = read_record(&text).map_err(|e| anyhow!("{}: {e}", path.display()))?;
@@ -319,6 +351,12 @@ fn replay_file(path: &PathBuf) -> Result<()> {
     }) {
         Some(recorded) if *recorded == outcome => {
             println!("{}: replays to the recorded outcome {}", path.display(), outcome.result);
+            if let Some(out) = html {
+                let replay = versus_web::replay::replay(lines).map_err(|e| anyhow!("{e}"))?;
+                fs::write(out, versus_web::export_html(&replay))
+                    .with_context(|| format!("cannot write {}", out.display()))?;
+                println!("wrote {}", out.display());
+            }
             Ok(())
         }
         Some(recorded) => bail!(

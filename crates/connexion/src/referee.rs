@@ -237,6 +237,31 @@ impl Referee for ConnexionReferee {
         }
     }
 
+    fn view(&self) -> serde_json::Value {
+        use crate::rules::Cell;
+        let board = self.state.board();
+        let cells: Vec<serde_json::Value> = Cell::all()
+            .map(|cell| {
+                serde_json::json!({
+                    "name": cell.to_string(),
+                    "tile": board.get(cell).map(|tile| tile.to_string()),
+                })
+            })
+            .collect();
+        let hands = BySide::from_fn(|side| {
+            self.state.hand(side).tiles().iter().map(ToString::to_string).collect::<Vec<_>>()
+        });
+        serde_json::json!({
+            "cells": cells,
+            "hands": hands,
+            "bags": BySide::from_fn(|side| self.state.bag(side).len()),
+            "turn": self.state.turn(),
+            "to_move": self.state.side_to_move(),
+            "scores": self.state.scores(),
+            "clocks": self.clocks.as_ref().map(|c| c.remaining_ms()),
+        })
+    }
+
     fn answer(&mut self, side: Side, reply: Reply) {
         match &mut self.phase {
             Phase::Ready { answered, faults } => {

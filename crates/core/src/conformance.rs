@@ -11,7 +11,7 @@ use std::time::Duration;
 use crate::clock::TimeControl;
 use crate::game::{Game, GameConfig};
 use crate::play::{play, Endpoint, LocalEndpoint};
-use crate::record::{replay, RecordLine};
+use crate::record::{replay_steps, RecordLine};
 use crate::referee::{Fault, GameResult, Outcome, Reply};
 use crate::side::{BySide, Side};
 
@@ -162,8 +162,21 @@ fn check_record(game: &dyn Game, config: &GameConfig, lines: &[RecordLine], outc
         );
     }
     let mut referee = game.referee(config).expect("valid config");
-    let replayed =
-        replay(referee.as_mut(), lines).unwrap_or_else(|e| panic!("{}: {e}", game.name()));
+    // Every moment a viewer shows has a view with the scores and clocks.
+    let mut views = 0;
+    let replayed = replay_steps(referee.as_mut(), lines, &mut |index, referee| {
+        let view = referee.view();
+        for key in ["scores", "clocks"] {
+            assert!(
+                view.get(key).is_some(),
+                "{}: the view at record line {index} has no {key:?}: {view}",
+                game.name()
+            );
+        }
+        views += 1;
+    })
+    .unwrap_or_else(|e| panic!("{}: {e}", game.name()));
+    assert!(views >= 2, "{}: a game shows at least its start and one move", game.name());
     assert_eq!(&replayed, outcome, "{}: the record replays to another outcome", game.name());
 }
 

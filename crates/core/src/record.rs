@@ -118,9 +118,10 @@ pub fn replay(referee: &mut dyn Referee, lines: &[RecordLine]) -> Result<Outcome
     replay_steps(referee, lines, &mut |_, _| {})
 }
 
-/// [`replay`], calling `step` with the referee at the start (record index 0)
-/// and again each time it has been given all the replies it asked for (with
-/// the index of the last of them in `lines`): the moments a viewer shows.
+/// [`replay`], calling `step` with the referee at the start (record index 0),
+/// each time it has been given all the replies it asked for (with the index
+/// of the last of them in `lines`), and once more at the end (with the last
+/// index): the moments a viewer shows.
 pub fn replay_steps(
     referee: &mut dyn Referee,
     lines: &[RecordLine],
@@ -176,7 +177,11 @@ pub fn replay_steps(
                 }
                 step(last, referee);
             }
-            Action::Over(outcome) => return Ok(outcome),
+            Action::Over(outcome) => {
+                // The final position, with everything the last replies did.
+                step(lines.len().saturating_sub(1), referee);
+                return Ok(outcome);
+            }
         }
     }
 }

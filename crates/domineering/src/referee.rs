@@ -193,6 +193,30 @@ impl Referee for DomineeringReferee {
         }
     }
 
+    fn view(&self) -> serde_json::Value {
+        use crate::rules::Cell;
+        let owner = |x: u8, y: u8| {
+            let bit = Cell::from_xy(x, y).map_or(0, Cell::bit);
+            if self.state.covered(Side::First) & bit != 0 {
+                'h'
+            } else if self.state.covered(Side::Second) & bit != 0 {
+                'v'
+            } else {
+                '.'
+            }
+        };
+        let cells: Vec<String> =
+            (1..=SIZE).map(|x| (1..=SIZE).map(|y| owner(x, y)).collect()).collect();
+        let values: Vec<[u8; 8]> = (1..=SIZE).map(|x| self.state.values().row(x)).collect();
+        serde_json::json!({
+            "values": values,
+            "cells": cells,
+            "to_move": self.state.side_to_move(),
+            "scores": self.state.scores(),
+            "clocks": self.clocks.as_ref().map(|c| c.remaining_ms()),
+        })
+    }
+
     fn answer(&mut self, side: Side, reply: Reply) {
         match &mut self.phase {
             Phase::AwaitReady { answered, faults } if !answered[side] => {

@@ -1,0 +1,261 @@
+//! The versus web page: watch any game move by move, follow leagues and
+//! SPRT runs from the store, and play the built-in agents.
+//!
+//! The page is static (served from the binary); everything it draws comes
+//! from the JSON API, and every board comes from a referee's
+//! [`view`](versus_core::Referee::view), so the rules live only in Rust.
+
+pub mod play;
+pub mod replay;
+
+use std::net::SocketAddr;
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+
+use axum::extract::{DefaultBodyLimit, Path as UrlPath, State};
+use axum::http::{header, StatusCode};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::Deserialize;
+use serde_json::{json, Value};
+use versus_league::report::{league_rows, sprt_report};
+use versus_league::runner::{standing_from_store, Plan, Schedule};
+use versus_league::store::{GameId, RunId, Store};
+
+use crate::play::{NewPlay, Sessions};
+
+/// What the handlers share.
+#[derive(Debug)]
+pub struct AppState {
+    store: Option<Mutex<Store>>,
+    sessions: Sessions,
+}
+
+impl AppState {
+    /// A server over the store at `db`, if given.
+    pub fn new(store: Option<Store>) -> Arc<AppState> {
+        Arc::new(AppState { store: store.map(Mutex::new), sessions: Sessions::default() })
+    }
+}
+
+/// An error the API answers with: a status and a message as JSON.
+#[derive(Debug)]
+pub struct ApiError {
+    status: StatusCode,
+    message: String,
+}
+
+impl ApiError {
+    fn bad(message: impl Into<String>) -> ApiError {
+        ApiError { status: StatusCode::BAD_REQUEST, message: message.into() }
+    }
+    fn missing(message: impl Into<String>) -> ApiError {
+        ApiError { status: StatusCode::NOT_FOUND, message: message.into() }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.status, Json(json!({ "error": self.message }))).into_response()
+    }
+}
+
+impl From<versus_league::store::StoreError> for ApiError {
+    fn from(error: versus_league::store::StoreError) -> ApiError {
+        use versus_league::store::StoreError;
+        match error {
+            StoreError::NoSuchRun(_) => ApiError::missing(error.to_string()),
+            other => {
+                ApiError { status: StatusCode::INTERNAL_SERVER_ERROR, message: other.to_string() }
+            }
+        }
+    }
+}
+
+type ApiResult = Result<Json<Value>, ApiError>;
+
+/// The largest upload: a record of a long game is well under this.
+const MAX_UPLOAD: usize = 16 * 1024 * 1024;
+
+/// The router, without a socket (tests drive it with `oneshot`).
+pub fn app(state: Arc<AppState>) -> Router {
+    Router::new()
+        .route("/", get(|| async { Html(include_str!("../assets/index.html")) }))
+        .route(
+            "/app.js",
+            get(|| async { asset("text/javascript", include_str!("../assets/app.js")) }),
+        )
+        .route(
+            "/style.css",
+            get(|| async { asset("text/css", include_str!("../assets/style.css")) }),
+        )
+        .route("/api/kinds", get(kinds))
+        .route("/api/runs", get(runs))
+        .route("/api/runs/{id}", get(run))
+        .route("/api/runs/{id}/games", get(run_games))
+        .route("/api/records/{id}", get(record))
+        .route("/api/replay", post(upload))
+        .route("/api/play", post(start_play))
+        .route("/api/play/{id}", get(play_state))
+        .route("/api/play/{id}/reply", post(play_reply))
+        .layer(DefaultBodyLimit::max(MAX_UPLOAD))
+        .with_state(state)
+}
+
+fn asset(kind: &'static str, text: &'static str) -> impl IntoResponse {
+    ([(header::CONTENT_TYPE, kind)], text)
+}
+
+/// One replay as a single HTML file that works offline: the page's style
+/// and script inline, and the replay's frames as data.
+pub fn export_html(replay: &replay::Replay) -> String {
+    // `</` would end the inline script early.
+    let data = serde_json::to_string(replay).unwrap_or_default().replace("</", "<\\/");
+    let page = include_str!("../assets/index.html");
+    page.replace(
+        "<link rel=\"stylesheet\" href=\"/style.css\">",
+        &format!("<style>\n{}</style>", include_str!("../assets/style.css")),
+    )
+    .replace(
+        "<script src=\"/app.js\"></script>",
+        &format!(
+            "<script>window.VERSUS_REPLAY = {data};</script>\n<script>\n{}</script>",
+            include_str!("../assets/app.js").replace("</", "<\\/")
+        ),
+    )
+}
+
+/// Serves the page on `addr` until the process is stopped.
+pub async fn serve(db: Option<&Path>, addr: SocketAddr) -> std::io::Result<()> {
+    let store = match db {
+        Some(path) => Some(Store::open(path).map_err(std::io::Error::other)?),
+        None => None,
+    };
+    let listener = tokio::net::TcpListener::bind(addr).await?;
+    axum::serve(listener, app(AppState::new(store))).await
+}
+
+fn store(state: &AppState) -> Result<std::sync::MutexGuard<'_, Store>, ApiError> {
+    state
+        .store
+        .as_ref()
+        .map(|s| s.lock().unwrap_or_else(|e| e.into_inner()))
+        .ok_or_else(|| ApiError::missing("this server has no store (start it with --db FILE)"))
+}
+
+async fn kinds() -> Json<Value> {
+    let games: Vec<Value> = versus_games::all()
+        .iter()
+        .map(|g| json!({ "name": g.name(), "title": g.title(), "agents": g.agent_names() }))
+        .collect();
+    Json(json!(games))
+}
+
+async fn runs(State(state): State<Arc<AppState>>) -> ApiResult {
+    let store = store(&state)?;
+    Ok(Json(json!(store.runs()?)))
+}
+
+fn parse_id(text: &str) -> Result<i64, ApiError> {
+    text.parse().map_err(|_| ApiError::bad(format!("{text:?} is not an id")))
+}
+
+async fn run(State(state): State<Arc<AppState>>, UrlPath(id): UrlPath<String>) -> ApiResult {
+    let id = RunId(parse_id(&id)?);
+    let store = store(&state)?;
+    let run = store.run(id)?;
+    let agents = store.agents(id)?;
+    let plan: Plan = serde_json::from_value(run.settings.clone()).map_err(|e| {
+        ApiError::bad(format!("run {} has settings this version cannot read: {e}", id.0))
+    })?;
+    let standing =
+        standing_from_store(&store, id, &plan).map_err(|e| ApiError::bad(e.to_string()))?;
+    let sprt = match &plan.schedule {
+        Schedule::Sprt { sprt, .. } => Some(sprt_report(&standing, sprt)),
+        Schedule::League { .. } => None,
+    };
+    Ok(Json(json!({
+        "run": run,
+        "agents": agents,
+        "ratings": league_rows(&standing),
+        "crosstable": standing.results,
+        "names": standing.names,
+        "games": standing.games(),
+        "flagged": standing.flagged,
+        "sprt": sprt,
+    })))
+}
+
+async fn run_games(State(state): State<Arc<AppState>>, UrlPath(id): UrlPath<String>) -> ApiResult {
+    let id = RunId(parse_id(&id)?);
+    let store = store(&state)?;
+    store.run(id)?;
+    Ok(Json(json!(store.games(id)?)))
+}
+
+async fn record(State(state): State<Arc<AppState>>, UrlPath(id): UrlPath<String>) -> ApiResult {
+    let id = GameId(parse_id(&id)?);
+    let text = store(&state)?
+        .game_record(id)?
+        .ok_or_else(|| ApiError::missing(format!("no game {}", id.0)))?;
+    replay_text(&text)
+}
+
+fn replay_text(text: &str) -> ApiResult {
+    let lines = parse_upload(text).map_err(ApiError::bad)?;
+    let replay = replay::replay(lines).map_err(|e| ApiError::bad(e.to_string()))?;
+    Ok(Json(json!(replay)))
+}
+
+/// Reads an uploaded game: a record (JSON lines) or a Connexion testing-tool log.
+pub fn parse_upload(text: &str) -> Result<Vec<versus_core::RecordLine>, String> {
+    let start = text.trim_start();
+    if start.is_empty() {
+        return Err("the file is empty".into());
+    }
+    if start.starts_with('{') {
+        return versus_judge::read_record(text)
+            .map_err(|e| format!("not a valid game record: {e}"));
+    }
+    Err("not a game record (JSON lines written by `versus match --record` or kept by a league)"
+        .into())
+}
+
+async fn upload(body: String) -> ApiResult {
+    replay_text(&body)
+}
+
+async fn start_play(State(state): State<Arc<AppState>>, Json(request): Json<NewPlay>) -> ApiResult {
+    let id = state.sessions.start(&request).map_err(ApiError::bad)?;
+    Ok(Json(json!({ "id": id })))
+}
+
+async fn play_state(State(state): State<Arc<AppState>>, UrlPath(id): UrlPath<String>) -> ApiResult {
+    let id = parse_id(&id)?;
+    let session = state
+        .sessions
+        .get(id as u64)
+        .ok_or_else(|| ApiError::missing(format!("no game {id} is being played")))?;
+    let replay = replay::replay(session.lines()).map_err(|e| ApiError::bad(e.to_string()))?;
+    Ok(Json(json!({ "state": session.state(), "replay": replay })))
+}
+
+#[derive(Debug, Deserialize)]
+struct ReplyBody {
+    line: String,
+}
+
+async fn play_reply(
+    State(state): State<Arc<AppState>>,
+    UrlPath(id): UrlPath<String>,
+    Json(body): Json<ReplyBody>,
+) -> ApiResult {
+    let id = parse_id(&id)?;
+    let session = state
+        .sessions
+        .get(id as u64)
+        .ok_or_else(|| ApiError::missing(format!("no game {id} is being played")))?;
+    session.submit(&body.line).map_err(ApiError::bad)?;
+    Ok(Json(json!({ "ok": true })))
+}

@@ -1,0 +1,204 @@
+//! A person playing a built-in agent in the browser. The person is one more
+//! endpoint behind the same referee and clocks; each game runs on its own
+//! thread, and the page reads its record and posts the person's lines.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+use versus_core::{
+    play, BySide, Endpoint, Fault, Game, GameConfig, LocalEndpoint, RecordLine, Reply, Side,
+    TimeControl,
+};
+use versus_judge::{header, AgentSpec};
+
+use crate::replay::check_reply;
+
+/// What the page asks for to start a game.
+#[derive(Clone, Debug, Deserialize)]
+pub struct NewPlay {
+    pub game: String,
+    /// The built-in agent to play against.
+    pub agent: String,
+    /// The person's seat: `first` or `second`.
+    pub side: Side,
+    /// Whether the person plays on a clock like the agent (default: no).
+    #[serde(default)]
+    pub clock: bool,
+    pub seed: Option<u64>,
+}
+
+/// A game being played.
+#[derive(Debug)]
+pub struct Session {
+    pub side: Side,
+    pub clock: bool,
+    lines: Mutex<Vec<RecordLine>>,
+    /// The person's replies, to the game's thread.
+    replies: Mutex<Sender<String>>,
+    /// A reply was handed to the game and is not in the record yet.
+    in_flight: AtomicBool,
+}
+
+/// The state of a session for the page.
+#[derive(Clone, Debug, Serialize)]
+pub struct PlayState {
+    pub side: Side,
+    pub clock: bool,
+    /// Whether the game waits for the person's reply.
+    pub your_turn: bool,
+    pub over: bool,
+}
+
+impl Session {
+    /// The record so far.
+    pub fn lines(&self) -> Vec<RecordLine> {
+        self.lines.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    pub fn state(&self) -> PlayState {
+        let lines = self.lines();
+        let over = matches!(lines.last(), Some(RecordLine::Footer { .. }));
+        let your_turn =
+            !over && !self.in_flight.load(Ordering::SeqCst) && awaits(&lines, self.side);
+        PlayState { side: self.side, clock: self.clock, your_turn, over }
+    }
+
+    /// Hands the person's line to the game if the referee would accept it;
+    /// otherwise says why and sends nothing.
+    pub fn submit(&self, line: &str) -> Result<(), String> {
+        let line = line.trim();
+        let lines = self.lines();
+        if matches!(lines.last(), Some(RecordLine::Footer { .. })) {
+            return Err("the game is over".into());
+        }
+        if self.in_flight.load(Ordering::SeqCst) || !awaits(&lines, self.side) {
+            return Err("it is not your turn".into());
+        }
+        check_reply(&lines, self.side, line)?;
+        self.in_flight.store(true, Ordering::SeqCst);
+        let sent = self.replies.lock().unwrap_or_else(|e| e.into_inner()).send(line.to_owned());
+        if sent.is_err() {
+            self.in_flight.store(false, Ordering::SeqCst);
+            return Err("the game has ended".into());
+        }
+        Ok(())
+    }
+}
+
+/// Whether the record ends with a request to `side` not yet answered.
+fn awaits(lines: &[RecordLine], side: Side) -> bool {
+    for line in lines.iter().rev() {
+        match line {
+            RecordLine::Send { side: s, .. } if *s == side => return true,
+            RecordLine::Recv { side: s, .. }
+            | RecordLine::Timeout { side: s, .. }
+            | RecordLine::Gone { side: s, .. }
+                if *s == side =>
+            {
+                return false
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
+/// The person's end of the conversation.
+struct Person {
+    replies: Receiver<String>,
+    clock: bool,
+    sent_at: Instant,
+}
+
+impl Endpoint for Person {
+    fn send(&mut self, _line: &str) {
+        self.sent_at = Instant::now();
+    }
+
+    fn receive(&mut self, limit: Duration) -> Reply {
+        // Without a clock the person may think as long as they like, and is
+        // charged nothing; a day bounds an abandoned game's thread.
+        let wait = if self.clock { limit } else { Duration::from_secs(24 * 3600) };
+        match self.replies.recv_timeout(wait) {
+            Ok(text) => {
+                let elapsed = if self.clock { self.sent_at.elapsed() } else { Duration::ZERO };
+                Reply::Line { text, elapsed }
+            }
+            Err(RecvTimeoutError::Timeout) => Reply::Timeout,
+            Err(RecvTimeoutError::Disconnected) => {
+                Reply::Gone(Fault::Crash { detail: "the player left".into() })
+            }
+        }
+    }
+}
+
+/// All sessions of the server.
+#[derive(Debug, Default)]
+pub struct Sessions {
+    next: AtomicU64,
+    map: Mutex<HashMap<u64, Arc<Session>>>,
+}
+
+impl Sessions {
+    /// Starts a game on its own thread; returns its id.
+    pub fn start(&self, request: &NewPlay) -> Result<u64, String> {
+        let game: &'static dyn Game = versus_games::find(&request.game)
+            .ok_or_else(|| format!("unknown game {:?}", request.game))?;
+        let seed = request.seed.unwrap_or_else(|| {
+            let nanos = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.subsec_nanos());
+            u64::from(nanos)
+        });
+        let agent = game
+            .agent(&request.agent, seed)
+            .ok_or_else(|| format!("{} has no built-in agent {:?}", game.name(), request.agent))?;
+        let config = GameConfig { seed, time: TimeControl::CONTEST, input: None };
+        let mut referee = game.referee(&config).map_err(|e| e.to_string())?;
+        let human = request.side;
+        let mut specs = BySide::new(
+            AgentSpec::Builtin { name: request.agent.clone(), seed },
+            AgentSpec::Builtin { name: request.agent.clone(), seed },
+        );
+        specs[human] = AgentSpec::Program(versus_judge::ChildSpec {
+            command: "human (browser)".into(),
+            cwd: None,
+        });
+        let (sender, receiver) = mpsc::channel();
+        let session = Arc::new(Session {
+            side: human,
+            clock: request.clock,
+            lines: Mutex::new(vec![RecordLine::Header(header(game, &config, &specs))]),
+            replies: Mutex::new(sender),
+            in_flight: AtomicBool::new(false),
+        });
+        let id = self.next.fetch_add(1, Ordering::Relaxed) + 1;
+        self.map.lock().unwrap_or_else(|e| e.into_inner()).insert(id, Arc::clone(&session));
+        let clock = request.clock;
+        thread::spawn(move || {
+            let mut person = Person { replies: receiver, clock, sent_at: Instant::now() };
+            let mut machine = LocalEndpoint::new(agent);
+            let endpoints: BySide<&mut dyn Endpoint> = match human {
+                Side::First => BySide::new(&mut person, &mut machine),
+                Side::Second => BySide::new(&mut machine, &mut person),
+            };
+            play(referee.as_mut(), endpoints, &mut |line| {
+                let answered = line.reply().is_some_and(|(side, _)| side == human);
+                session.lines.lock().unwrap_or_else(|e| e.into_inner()).push(line);
+                if answered {
+                    session.in_flight.store(false, Ordering::SeqCst);
+                }
+            });
+        });
+        Ok(id)
+    }
+
+    pub fn get(&self, id: u64) -> Option<Arc<Session>> {
+        self.map.lock().unwrap_or_else(|e| e.into_inner()).get(&id).cloned()
+    }
+}

@@ -1,0 +1,233 @@
+//! The JSON API without a socket: the router driven with `oneshot`.
+
+use std::time::{Duration, Instant};
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use axum::Router;
+use http_body_util::BodyExt;
+use serde_json::{json, Value};
+use tower::ServiceExt;
+use versus_core::{BySide, GameConfig, RecordLine, TimeControl};
+use versus_judge::{run_game, AgentSpec, Limits};
+use versus_league::store::{NewAgent, NewGame, NewRun, RunKind, Store};
+use versus_web::{app, AppState};
+
+const GAMES: [&str; 4] = ["bacteria-war", "domineering", "connexion", "betris-large"];
+
+async fn call(router: &Router, method: &str, uri: &str, body: Body) -> (StatusCode, Value) {
+    let request = Request::builder()
+        .method(method)
+        .uri(uri)
+        .header("content-type", "application/json")
+        .body(body)
+        .unwrap();
+    let response = router.clone().oneshot(request).await.unwrap();
+    let status = response.status();
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    let value = serde_json::from_slice(&bytes)
+        .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into()));
+    (status, value)
+}
+
+fn record_of(game: &str, seed: u64) -> Vec<RecordLine> {
+    let game = versus_games::find(game).unwrap();
+    let config = GameConfig { seed, time: TimeControl::CONTEST, input: None };
+    let agents = BySide::new(
+        AgentSpec::Builtin { name: "greedy".into(), seed: 1 },
+        AgentSpec::Builtin { name: "random".into(), seed: 2 },
+    );
+    let mut lines = Vec::new();
+    run_game(game, &config, &agents, &Limits::default(), &mut |l| lines.push(l)).unwrap();
+    lines
+}
+
+fn jsonl(lines: &[RecordLine]) -> String {
+    lines.iter().map(|l| serde_json::to_string(l).unwrap() + "\n").collect()
+}
+
+#[tokio::test]
+async fn the_page_and_its_assets_are_served() {
+    let router = app(AppState::new(None));
+    for path in ["/", "/app.js", "/style.css"] {
+        let response =
+            router.clone().oneshot(Request::get(path).body(Body::empty()).unwrap()).await.unwrap();
+        assert_eq!(response.status(), StatusCode::OK, "{path}");
+    }
+    let (status, kinds) = call(&router, "GET", "/api/kinds", Body::empty()).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(kinds.as_array().unwrap().len(), 4);
+}
+
+#[tokio::test]
+async fn an_uploaded_record_of_each_game_replays_frame_by_frame() {
+    let router = app(AppState::new(None));
+    for game in GAMES {
+        let lines = record_of(game, 5);
+        let (status, replay) =
+            call(&router, "POST", "/api/replay", Body::from(jsonl(&lines))).await;
+        assert_eq!(status, StatusCode::OK, "{game}: {replay}");
+        let frames = replay["frames"].as_array().unwrap();
+        assert!(frames.len() > 2, "{game}");
+        assert_eq!(replay["outcome"]["result"], json!(format!("{}", footer_result(&lines))));
+        // The last frame's scores are the outcome's.
+        let last = &frames.last().unwrap()["view"];
+        assert_eq!(
+            last["scores"]["first"].as_f64(),
+            replay["outcome"]["scores"]["first"].as_f64(),
+            "{game}"
+        );
+        assert_eq!(replay["lines"].as_array().unwrap().len(), lines.len());
+    }
+}
+
+fn footer_result(lines: &[RecordLine]) -> String {
+    match lines.last() {
+        Some(RecordLine::Footer { outcome }) => outcome.result.notation().to_owned(),
+        _ => panic!("no footer"),
+    }
+}
+
+#[tokio::test]
+async fn bad_uploads_are_clear_client_errors() {
+    let router = app(AppState::new(None));
+    let good = jsonl(&record_of("domineering", 3));
+    let truncated: String = good.lines().take(20).map(|l| format!("{l}\n")).collect();
+    let wrong_game = good.replacen("\"game\":\"domineering\"", "\"game\":\"chess\"", 1);
+    let cases = [
+        ("", "empty"),
+        ("hello, this is not json", "not a game record"),
+        ("{\"type\":\"send\",\"side\":\"first\",\"line\":\"x\"}\n", "header"),
+        ("{not json", "not a valid game record"),
+        (wrong_game.as_str(), "unknown game"),
+    ];
+    for (body, message) in cases {
+        let (status, value) =
+            call(&router, "POST", "/api/replay", Body::from(body.to_owned())).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{body:.40}: {value}");
+        let error = value["error"].as_str().unwrap();
+        assert!(error.contains(message), "{error}");
+    }
+    // A truncated record is a game in progress: shown as far as it goes.
+    let (status, value) = call(&router, "POST", "/api/replay", Body::from(truncated)).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(value["outcome"].is_null());
+}
+
+#[tokio::test]
+async fn runs_and_their_games_come_from_the_store() {
+    let mut store = Store::open_in_memory().unwrap();
+    let agents = vec![
+        NewAgent { name: "greedy".into(), spec: "builtin:greedy".into(), hash: "h".into() },
+        NewAgent { name: "random".into(), spec: "builtin:random".into(), hash: "h".into() },
+    ];
+    let plan = json!({
+        "game": "domineering", "time": {"game_ms": 10000, "ready_ms": 3000}, "seed": 3,
+        "entrants": [{"name": "greedy", "spec": "builtin:greedy"}, {"name": "random", "spec": "builtin:random"}],
+        "schedule": {"mode": "league", "pairs": 1, "gauntlet": null}
+    });
+    let run = store
+        .create_run(&NewRun {
+            kind: RunKind::League,
+            game: "domineering".into(),
+            settings: plan,
+            agents,
+        })
+        .unwrap();
+    let ids = store.agents(run).unwrap();
+    let game = NewGame {
+        slot: "0-1/0/0".into(),
+        agents: BySide::new(ids[0].id, ids[1].id),
+        record: record_of("domineering", 3),
+        judge_lag: None,
+        harness_flag: None,
+    };
+    let game_id = store.insert_game(run, &game).unwrap();
+    let router = app(AppState::new(Some(store)));
+
+    let (status, runs) = call(&router, "GET", "/api/runs", Body::empty()).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(runs.as_array().unwrap().len(), 1);
+    let (status, detail) =
+        call(&router, "GET", &format!("/api/runs/{}", run.0), Body::empty()).await;
+    assert_eq!(status, StatusCode::OK, "{detail}");
+    assert_eq!(detail["ratings"].as_array().unwrap().len(), 2);
+    assert_eq!(detail["games"], 1);
+    let (_, games) =
+        call(&router, "GET", &format!("/api/runs/{}/games", run.0), Body::empty()).await;
+    assert_eq!(games.as_array().unwrap().len(), 1);
+    let (status, replay) =
+        call(&router, "GET", &format!("/api/records/{}", game_id.0), Body::empty()).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(replay["frames"].as_array().unwrap().len() > 2);
+
+    for missing in ["/api/runs/99", "/api/records/99"] {
+        let (status, value) = call(&router, "GET", missing, Body::empty()).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{missing}: {value}");
+    }
+    let (status, _) = call(&router, "GET", "/api/runs/abc", Body::empty()).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+}
+
+#[tokio::test]
+async fn without_a_store_the_store_pages_say_so() {
+    let router = app(AppState::new(None));
+    let (status, value) = call(&router, "GET", "/api/runs", Body::empty()).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert!(value["error"].as_str().unwrap().contains("--db"));
+}
+
+/// Polls the play session until `done` holds of its state.
+async fn wait_for(router: &Router, id: u64, done: impl Fn(&Value) -> bool) -> Value {
+    let start = Instant::now();
+    loop {
+        let (status, value) = call(router, "GET", &format!("/api/play/{id}"), Body::empty()).await;
+        assert_eq!(status, StatusCode::OK, "{value}");
+        if done(&value) {
+            return value;
+        }
+        assert!(start.elapsed() < Duration::from_secs(10), "the game did not move: {value}");
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+}
+
+#[tokio::test]
+async fn a_person_plays_a_whole_game_and_illegal_input_is_refused_not_sent() {
+    let router = app(AppState::new(None));
+    let body = json!({ "game": "domineering", "agent": "random", "side": "first", "seed": 4 });
+    let (status, started) = call(&router, "POST", "/api/play", Body::from(body.to_string())).await;
+    assert_eq!(status, StatusCode::OK, "{started}");
+    let id = started["id"].as_u64().unwrap();
+    let reply = |line: &str| Body::from(json!({ "line": line }).to_string());
+    let uri = format!("/api/play/{id}/reply");
+
+    let _ = wait_for(&router, id, |v| v["state"]["your_turn"] == true).await;
+    let (status, _) = call(&router, "POST", &uri, reply("OK")).await;
+    assert_eq!(status, StatusCode::OK);
+    let _ = wait_for(&router, id, |v| v["state"]["your_turn"] == true).await;
+    // A placement off the board is refused with the referee's reason, and the game goes on.
+    let (status, refused) = call(&router, "POST", &uri, reply("MOVE 8 8")).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(refused["error"].as_str().unwrap().starts_with("RE"), "{refused}");
+    let (status, _) = call(&router, "POST", &uri, reply("gibberish")).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    // Then the person passes until the game ends (two passes in a row, or the agent runs out).
+    let mut turns = 0;
+    loop {
+        let state = wait_for(&router, id, |v| {
+            v["state"]["your_turn"] == true || v["state"]["over"] == true
+        })
+        .await;
+        if state["state"]["over"] == true {
+            let outcome = &state["replay"]["outcome"];
+            assert!(outcome["faults"]["first"].is_null(), "{outcome}");
+            break;
+        }
+        let (status, value) = call(&router, "POST", &uri, reply("MOVE -1 -1")).await;
+        assert_eq!(status, StatusCode::OK, "{value}");
+        turns += 1;
+        assert!(turns < 64, "the game does not end");
+    }
+    let (status, _) = call(&router, "POST", &uri, reply("MOVE -1 -1")).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "no reply is taken after the end");
+}

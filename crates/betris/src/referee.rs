@@ -282,14 +282,23 @@ impl Referee for BetrisReferee {
         let rows = |side: Side| {
             let board = self.state.board(side);
             (1..=board.size())
-                .map(|r| (1..=board.size()).map(|c| if board.is_filled(r, c) { '#' } else { '.' }).collect())
+                .map(|r| {
+                    (1..=board.size())
+                        .map(|c| if board.is_filled(r, c) { '#' } else { '.' })
+                        .collect()
+                })
                 .collect::<Vec<String>>()
         };
         let (offer, blocks) = match &self.stage {
             Stage::Betting { offer, .. } => (Some([offer.a.name(), offer.b.name()]), None),
-            Stage::Placing { awards, .. } => {
-                (None, Some(awards.as_ref().map(|a| serde_json::json!({ "block": a.block.name(), "paid": a.paid }))))
-            }
+            Stage::Placing { awards, .. } => (
+                None,
+                Some(
+                    awards
+                        .as_ref()
+                        .map(|a| serde_json::json!({ "block": a.block.name(), "paid": a.paid })),
+                ),
+            ),
             _ => (None, None),
         };
         serde_json::json!({

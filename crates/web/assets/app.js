@@ -160,13 +160,13 @@ function viewer(container, replay, options = {}) {
   const slider = el("input", { type: "range", min: 0, max: Math.max(replay.frames.length - 1, 0), value: current, id: "slider",
     oninput: (e) => show(Number(e.target.value)) });
   const position = el("span", { id: "position" });
-  const playButton = el("button", { id: "play", onclick: () => toggle() }, "▶");
+  const playButton = el("button", { id: "play", onclick: () => toggle() }, "play");
   const controls = el("div", { class: "controls" },
-    el("button", { id: "first", onclick: () => show(0) }, "⏮"),
-    el("button", { id: "prev", onclick: () => show(current - 1) }, "◀"),
+    el("button", { id: "first", onclick: () => show(0) }, "|◀"),
+    el("button", { id: "prev", onclick: () => show(current - 1) }, "◁"),
     playButton,
-    el("button", { id: "next", onclick: () => show(current + 1) }, "▶︎|"),
-    el("button", { id: "last", onclick: () => show(replay.frames.length - 1) }, "⏭"),
+    el("button", { id: "next", onclick: () => show(current + 1) }, "▷"),
+    el("button", { id: "last", onclick: () => show(replay.frames.length - 1) }, "▶|"),
     slider, position);
   const players = el("table", { class: "players" });
   const verdict = el("div", { class: "verdict", id: "verdict" });
@@ -176,8 +176,8 @@ function viewer(container, replay, options = {}) {
     el("div", { class: "viewer" }, boardBox, el("div", { class: "side" }, players, verdict, lines)));
 
   function toggle() {
-    if (timer) { clearInterval(timer); timer = null; playButton.textContent = "▶"; return; }
-    playButton.textContent = "⏸";
+    if (timer) { clearInterval(timer); timer = null; playButton.textContent = "play"; return; }
+    playButton.textContent = "pause";
     timer = setInterval(() => {
       if (current >= replay.frames.length - 1) toggle(); else show(current + 1);
     }, 400);
@@ -416,7 +416,8 @@ function route() {
   // A replay exported to a single file carries its game and needs no server.
   if (window.VERSUS_REPLAY) {
     document.querySelector("header nav").remove();
-    viewer(main, window.VERSUS_REPLAY);
+    const frame = location.hash.match(/^#frame=(\d+)$/);
+    viewer(main, window.VERSUS_REPLAY, { start: frame ? Number(frame[1]) : 0 });
     return;
   }
   const hash = location.hash || "#/replay";

@@ -367,6 +367,7 @@ async function playingPage(id) {
     const game = replay.header.game, side = state.side;
     const request = pendingRequest(replay.lines, side);
     status.textContent = state.over ? "The game is over." : state.your_turn ? `Your turn (${side}): ${request}` : "Waiting for the agent…";
+    status.dataset.lines = replay.lines.length;
     const buttons = [];
     const view = replay.frames.length ? replay.frames[replay.frames.length - 1].view : null;
     if (state.your_turn && request) {

@@ -1,0 +1,385 @@
+//! The page in a real headless Chromium, driven through chromedriver's
+//! WebDriver protocol: replays of every game step by step, checked against
+//! the rules' own state, and a whole game played by clicking.
+//!
+//! Needs Debian's `chromium` and `chromium-driver` (`.ci/run` installs them
+//! and sets `VERSUS_BROWSER_TESTS=1`, which makes their absence a failure;
+//! elsewhere the test is skipped with a message when they are missing).
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+use versus_core::{replay_steps, BySide, GameConfig, RecordLine, TimeControl};
+use versus_judge::{run_game, AgentSpec, Limits};
+use versus_league::store::{GameId, NewAgent, NewGame, NewRun, RunKind, Store};
+
+const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+const CHROMIUM: &str = "/usr/bin/chromium";
+
+fn browsers_available() -> bool {
+    let present = Path::new(CHROMEDRIVER).exists() && Path::new(CHROMIUM).exists();
+    if !present {
+        assert!(
+            std::env::var_os("VERSUS_BROWSER_TESTS").is_none(),
+            "VERSUS_BROWSER_TESTS is set but chromium/chromedriver are not installed"
+        );
+        eprintln!("skipped: install chromium and chromium-driver to run the browser tests");
+    }
+    present
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+/// A minimal HTTP/1.1 JSON call (chromedriver answers with a Content-Length).
+fn http(port: u16, method: &str, path: &str, body: Option<&Value>) -> Value {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    stream.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+    let body = body.map(Value::to_string).unwrap_or_default();
+    write!(
+        stream,
+        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut reader = BufReader::new(stream);
+    let mut length = 0;
+    loop {
+        let mut line = String::new();
+        reader.read_line(&mut line).unwrap();
+        let line = line.trim_end();
+        if line.is_empty() {
+            break;
+        }
+        if let Some((name, value)) = line.split_once(':') {
+            if name.eq_ignore_ascii_case("content-length") {
+                length = value.trim().parse().unwrap();
+            }
+        }
+    }
+    let mut bytes = vec![0; length];
+    reader.read_exact(&mut bytes).unwrap();
+    serde_json::from_slice(&bytes).unwrap_or(Value::Null)
+}
+
+/// A chromedriver process and one browser session, ended on drop.
+struct Browser {
+    driver: Child,
+    port: u16,
+    session: String,
+}
+
+impl Browser {
+    fn start() -> Browser {
+        let port = free_port();
+        let driver = Command::new(CHROMEDRIVER)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("chromedriver starts");
+        let start = Instant::now();
+        while TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(start.elapsed() < Duration::from_secs(20), "chromedriver did not listen");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let profile = std::env::temp_dir().join(format!("versus-chromium-{port}"));
+        let capabilities = json!({ "capabilities": { "alwaysMatch": {
+            "browserName": "chrome",
+            "goog:chromeOptions": { "binary": CHROMIUM, "args": [
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--disable-dev-shm-usage", "--window-size=1300,900",
+                format!("--user-data-dir={}", profile.display()),
+            ]}
+        }}});
+        let answer = http(port, "POST", "/session", Some(&capabilities));
+        let session = answer["value"]["sessionId"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no session: {answer}"))
+            .to_owned();
+        Browser { driver, port, session }
+    }
+
+    fn call(&self, method: &str, path: &str, body: Option<Value>) -> Value {
+        let answer =
+            http(self.port, method, &format!("/session/{}{path}", self.session), body.as_ref());
+        assert!(answer["value"].get("error").is_none(), "{method} {path}: {answer}");
+        answer["value"].clone()
+    }
+
+    fn open(&self, url: &str) {
+        self.call("POST", "/url", Some(json!({ "url": url })));
+    }
+
+    fn script(&self, script: &str) -> Value {
+        self.call("POST", "/execute/sync", Some(json!({ "script": script, "args": [] })))
+    }
+
+    /// Waits until `script` returns something truthy, and returns it.
+    fn wait(&self, script: &str) -> Value {
+        let start = Instant::now();
+        loop {
+            let value = self.script(script);
+            if !(value.is_null() || value == false || value == "") {
+                return value;
+            }
+            assert!(start.elapsed() < Duration::from_secs(20), "timed out waiting for: {script}");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// A real click on the element `css` selects.
+    fn click(&self, css: &str) {
+        let found =
+            self.call("POST", "/element", Some(json!({ "using": "css selector", "value": css })));
+        let id = found
+            .as_object()
+            .and_then(|o| o.values().next())
+            .and_then(Value::as_str)
+            .unwrap()
+            .to_owned();
+        self.call("POST", &format!("/element/{id}/click"), Some(json!({})));
+    }
+
+    fn screenshot(&self, path: &Path) {
+        let data = self.call("GET", "/screenshot", None);
+        let bytes = decode_base64(data.as_str().unwrap());
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, bytes).unwrap();
+    }
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        let _ = http(self.port, "DELETE", &format!("/session/{}", self.session), None);
+        let _ = self.driver.kill();
+        let _ = self.driver.wait();
+    }
+}
+
+fn decode_base64(text: &str) -> Vec<u8> {
+    let value = |c: u8| match c {
+        b'A'..=b'Z' => c - b'A',
+        b'a'..=b'z' => c - b'a' + 26,
+        b'0'..=b'9' => c - b'0' + 52,
+        b'+' => 62,
+        _ => 63,
+    };
+    let clean: Vec<u8> = text.bytes().filter(|c| !matches!(c, b'=' | b'\n' | b'\r')).collect();
+    let mut out = Vec::with_capacity(clean.len() * 3 / 4);
+    for chunk in clean.chunks(4) {
+        let mut acc = 0u32;
+        for (i, &c) in chunk.iter().enumerate() {
+            acc |= u32::from(value(c)) << (18 - 6 * i);
+        }
+        let bytes = acc.to_be_bytes();
+        out.extend_from_slice(&bytes[1..chunk.len()]);
+    }
+    out
+}
+
+/// Serves the page over `store` on a free port, on its own thread.
+fn serve(store: Option<Store>) -> SocketAddr {
+    let addr = SocketAddr::from(([127, 0, 0, 1], free_port()));
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Runtime::new().unwrap();
+        runtime.block_on(async move {
+            let listener = tokio::net::TcpListener::bind(addr).await.unwrap();
+            axum::serve(listener, versus_web::app(versus_web::AppState::new(store))).await.unwrap();
+        });
+    });
+    let start = Instant::now();
+    while TcpStream::connect(addr).is_err() {
+        assert!(start.elapsed() < Duration::from_secs(10), "the server did not listen");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    addr
+}
+
+fn played(game: &str, seed: u64) -> Vec<RecordLine> {
+    let game = versus_games::find(game).unwrap();
+    let config = GameConfig { seed, time: TimeControl::CONTEST, input: None };
+    let agents = BySide::new(
+        AgentSpec::Builtin { name: "greedy".into(), seed: 1 },
+        AgentSpec::Builtin { name: "random".into(), seed: 2 },
+    );
+    let mut lines = Vec::new();
+    run_game(game, &config, &agents, &Limits::default(), &mut |l| lines.push(l)).unwrap();
+    lines
+}
+
+/// What the page draws of a view, read the same way from the DOM and from
+/// the referee's view: one string per cell.
+fn drawn_from_view(game: &str, view: &Value) -> Vec<String> {
+    let rows = |v: &Value| -> Vec<String> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|row| row.as_str().unwrap().chars().map(String::from).collect::<Vec<_>>())
+            .collect()
+    };
+    match game {
+        "bacteria-war" => rows(&view["board"]),
+        "domineering" => rows(&view["cells"]),
+        "connexion" => view["cells"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["tile"].as_str().unwrap_or("").to_owned())
+            .collect(),
+        "betris-large" => {
+            let mut cells = rows(&view["boards"]["first"]);
+            cells.extend(rows(&view["boards"]["second"]));
+            cells
+                .into_iter()
+                .map(|c| if c == "#" { "1".to_owned() } else { "0".to_owned() })
+                .collect()
+        }
+        _ => unreachable!(),
+    }
+}
+
+const DRAWN_JS: &str = "
+  const pick = { 'bacteria-war': ['[data-piece]', 'piece'], 'domineering': ['[data-owner]', 'owner'],
+                 'connexion': ['[data-tile]', 'tile'], 'betris-large': ['[data-filled]', 'filled'] };
+  const [css, key] = pick[GAME];
+  return Array.from(document.querySelectorAll('#board ' + css)).map(e => e.dataset[key]);";
+
+fn screenshots() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/screenshots")
+}
+
+#[test]
+fn replays_of_every_game_draw_the_rules_state_at_each_step() {
+    if !browsers_available() {
+        return;
+    }
+    let games = ["bacteria-war", "domineering", "connexion", "betris-large"];
+    let mut store = Store::open_in_memory().unwrap();
+    let mut ids: Vec<(&str, GameId, Vec<RecordLine>)> = Vec::new();
+    for game in games {
+        let agents = vec![
+            NewAgent { name: "greedy".into(), spec: "builtin:greedy".into(), hash: "h".into() },
+            NewAgent { name: "random".into(), spec: "builtin:random".into(), hash: "h".into() },
+        ];
+        let run = store
+            .create_run(&NewRun {
+                kind: RunKind::League,
+                game: game.into(),
+                settings: json!({}),
+                agents,
+            })
+            .unwrap();
+        let agent_ids = store.agents(run).unwrap();
+        let lines = played(game, 9);
+        let new = NewGame {
+            slot: "0-1/0/0".into(),
+            agents: BySide::new(agent_ids[0].id, agent_ids[1].id),
+            record: lines.clone(),
+            judge_lag: None,
+            harness_flag: None,
+        };
+        ids.push((game, store.insert_game(run, &new).unwrap(), lines));
+    }
+    let addr = serve(Some(store));
+    let browser = Browser::start();
+    for (game, id, lines) in ids {
+        // The frames as the rules give them, independently of the server.
+        let mut views = Vec::new();
+        let engine = versus_games::find(game).unwrap();
+        let RecordLine::Header(header) = &lines[0] else { panic!() };
+        let mut referee = engine.referee(&header.config).unwrap();
+        replay_steps(referee.as_mut(), &lines, &mut |_, r| views.push(r.view())).unwrap();
+
+        browser.open(&format!("http://{addr}/#/game/{}", id.0));
+        browser.wait("return document.querySelector('#board svg') !== null");
+        let script = DRAWN_JS.replace("GAME", &format!("{game:?}"));
+        let steps = views.len();
+        let mut checked = 0;
+        for step in 0..steps {
+            if step > 0 {
+                browser.click("#next");
+            }
+            let expected = drawn_from_view(game, &views[step]);
+            if step % 3 == 0 || step == steps - 1 {
+                let drawn = browser.wait(&format!(
+                    "return document.querySelector('#position').textContent.startsWith('{step} /') && (() => {{ {script} }})()"
+                ));
+                let drawn: Vec<String> = drawn
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|v| v.as_str().unwrap().to_owned())
+                    .collect();
+                assert_eq!(drawn, expected, "{game}: step {step}");
+                checked += 1;
+            }
+        }
+        assert!(checked >= 3, "{game}: only {checked} steps checked");
+        // Arrow keys step too: Home then ArrowRight shows step 1.
+        browser.script("document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Home' }));");
+        browser
+            .script("document.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight' }));");
+        browser.wait("return document.querySelector('#position').textContent.startsWith('1 /')");
+        browser.click("#last");
+        let verdict = browser.wait("return document.querySelector('#verdict').textContent");
+        assert!(
+            verdict.as_str().unwrap().contains("1-0")
+                || verdict.as_str().unwrap().contains("0-1")
+                || verdict.as_str().unwrap().contains("1/2"),
+            "{game}: {verdict}"
+        );
+        browser.screenshot(&screenshots().join(format!("{game}.png")));
+    }
+}
+
+#[test]
+fn a_person_plays_a_whole_game_of_domineering_by_clicking() {
+    if !browsers_available() {
+        return;
+    }
+    let addr = serve(None);
+    let browser = Browser::start();
+    browser.open(&format!("http://{addr}/#/play"));
+    browser.wait("return document.querySelector('#play-game') !== null");
+    browser.script("const s = document.querySelector('#play-game'); s.value = 'domineering'; s.dispatchEvent(new Event('change'));");
+    browser.script("document.querySelector('#play-agent').value = 'random';");
+    browser.click("#play-start");
+    browser.wait("return location.hash.startsWith('#/play/') && document.querySelector('#board svg') !== null");
+    let mut moves = 0;
+    loop {
+        let status = browser.wait(
+            "const t = document.querySelector('#play-status').textContent; return (t.startsWith('Your turn') || t.includes('over')) && t",
+        );
+        if status.as_str().unwrap().contains("over") {
+            break;
+        }
+        // The first empty horizontal pair, read from the drawn board.
+        let anchor = browser.script(
+            "const cells = {}; for (const e of document.querySelectorAll('#board [data-owner]')) cells[e.dataset.cell] = e.dataset.owner;
+             for (let x = 1; x <= 8; x++) for (let y = 1; y < 8; y++)
+               if (cells[`${x} ${y}`] === '.' && cells[`${x} ${y + 1}`] === '.') return `${x} ${y}`;
+             return null;",
+        );
+        let before = browser.script("return document.querySelector('#play-status').dataset.lines");
+        match anchor.as_str() {
+            Some(cell) => browser.click(&format!("#board [data-cell='{cell}']")),
+            None => browser.click("#pass"),
+        }
+        browser.wait(&format!(
+            "return document.querySelector('#play-status').dataset.lines !== {before}"
+        ));
+        moves += 1;
+        assert!(moves < 64, "the game does not end");
+    }
+    let verdict = browser.wait("return document.querySelector('#verdict') && document.querySelector('#verdict').textContent");
+    assert!(!verdict.as_str().unwrap().contains("RE"), "{verdict}");
+    assert!(moves >= 5, "only {moves} moves were played");
+    browser.screenshot(&screenshots().join("play-domineering.png"));
+}

@@ -219,24 +219,45 @@ function viewer(container, replay, options = {}) {
 
 // ---------------------------------------------------------------- pages
 
-function replayPage() {
+async function replayPage() {
   const box = el("div");
   const file = el("input", { type: "file", id: "upload", accept: ".jsonl,.json,.txt,.log" });
   file.addEventListener("change", async () => {
     if (!file.files[0]) return;
     const text = await file.files[0].text();
     try {
-      const replay = await api("/api/replay", { method: "POST", body: text });
-      viewer(box, replay);
+      viewer(box, await api("/api/replay", { method: "POST", body: text }));
     } catch (error) {
       box.replaceChildren();
       showError(box, error);
     }
   });
-  main.replaceChildren(el("h2", {}, "Watch a game"),
-    el("p", {}, "Open a record written by ", el("code", {}, "versus match --record"),
-      ", or pick a game of a league under Leagues. Arrow keys step through it."),
-    file, box);
+  const kinds = await api("/api/kinds");
+  const gameSelect = el("select", { id: "match-game" }, ...kinds.map((k) => el("option", { value: k.name }, k.title)));
+  const firstSelect = el("select", { id: "match-first" }), secondSelect = el("select", { id: "match-second" });
+  const fill = () => {
+    const agents = kinds.find((k) => k.name === gameSelect.value).agents;
+    firstSelect.replaceChildren(...agents.map((a) => el("option", { value: a }, a)));
+    secondSelect.replaceChildren(...agents.map((a) => el("option", { value: a }, a)));
+    firstSelect.value = agents.includes("strong") ? "strong" : "greedy";
+    secondSelect.value = agents.includes("greedy") ? "greedy" : agents[0];
+  };
+  gameSelect.addEventListener("change", fill);
+  fill();
+  const form = el("form", { class: "inline", id: "match-form" }, "Watch", gameSelect, "between", firstSelect, "and", secondSelect,
+    el("button", { type: "submit", id: "match-start" }, "Play it"));
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    box.replaceChildren(el("p", {}, "Playing…"));
+    try {
+      const body = { game: gameSelect.value, first: firstSelect.value, second: secondSelect.value };
+      viewer(box, await api("/api/match", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }));
+    } catch (error) { box.replaceChildren(); showError(box, error); }
+  });
+  main.replaceChildren(el("h2", {}, "Watch a game"), form,
+    el("p", {}, "Or open a record written by ", el("code", {}, "versus match --record"), ": ", file,
+      " — or pick a game of a league under Leagues. Arrow keys step through a game."),
+    box);
 }
 
 async function storedGamePage(id) {

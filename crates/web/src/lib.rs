@@ -96,6 +96,7 @@ pub fn app(state: Arc<AppState>) -> Router {
         .route("/api/runs/{id}/games", get(run_games))
         .route("/api/records/{id}", get(record))
         .route("/api/replay", post(upload))
+        .route("/api/match", post(builtin_match))
         .route("/api/play", post(start_play))
         .route("/api/play/{id}", get(play_state))
         .route("/api/play/{id}/reply", post(play_reply))
@@ -224,6 +225,50 @@ pub fn parse_upload(text: &str) -> Result<Vec<versus_core::RecordLine>, String> 
 
 async fn upload(body: String) -> ApiResult {
     replay_text(&body)
+}
+
+#[derive(Debug, Deserialize)]
+struct MatchBody {
+    game: String,
+    first: String,
+    second: String,
+    seed: Option<u64>,
+}
+
+/// Plays a game between two built-in agents and returns its replay.
+async fn builtin_match(Json(body): Json<MatchBody>) -> ApiResult {
+    let game = versus_games::find(&body.game)
+        .ok_or_else(|| ApiError::bad(format!("unknown game {:?}", body.game)))?;
+    let seed = body.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64)
+            % 1_000_000_000
+    });
+    let config = versus_core::GameConfig::seeded(seed);
+    let agents = versus_core::BySide::new(
+        versus_judge::AgentSpec::Builtin {
+            name: body.first,
+            seed: seed.wrapping_mul(2).wrapping_add(1),
+        },
+        versus_judge::AgentSpec::Builtin {
+            name: body.second,
+            seed: seed.wrapping_mul(2).wrapping_add(2),
+        },
+    );
+    // Built-in agents think on this thread; keep the runtime's workers free.
+    let lines = tokio::task::spawn_blocking(move || {
+        let mut lines = Vec::new();
+        versus_judge::run_game(game, &config, &agents, &versus_judge::Limits::default(), &mut |l| {
+            lines.push(l)
+        })
+        .map(|_| lines)
+    })
+    .await
+    .map_err(|e| ApiError { status: StatusCode::INTERNAL_SERVER_ERROR, message: e.to_string() })?
+    .map_err(|e| ApiError::bad(e.to_string()))?;
+    let replay = replay::replay(lines).map_err(|e| ApiError::bad(e.to_string()))?;
+    Ok(Json(json!(replay)))
 }
 
 async fn start_play(State(state): State<Arc<AppState>>, Json(request): Json<NewPlay>) -> ApiResult {

@@ -231,3 +231,25 @@ async fn a_person_plays_a_whole_game_and_illegal_input_is_refused_not_sent() {
     let (status, _) = call(&router, "POST", &uri, reply("MOVE -1 -1")).await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "no reply is taken after the end");
 }
+
+#[tokio::test]
+async fn a_game_between_builtins_is_played_for_watching() {
+    let router = app(AppState::new(None));
+    let body = json!({ "game": "connexion", "first": "greedy", "second": "random", "seed": 2 });
+    let (status, replay) = call(&router, "POST", "/api/match", Body::from(body.to_string())).await;
+    assert_eq!(status, StatusCode::OK, "{replay}");
+    assert_eq!(replay["header"]["seed"], 2);
+    assert!(replay["frames"].as_array().unwrap().len() > 60, "a Connexion game has 64 moves");
+    for (body, message) in [
+        (json!({ "game": "chess", "first": "greedy", "second": "random" }), "unknown game"),
+        (
+            json!({ "game": "connexion", "first": "nobody", "second": "random" }),
+            "no built-in agent",
+        ),
+    ] {
+        let (status, value) =
+            call(&router, "POST", "/api/match", Body::from(body.to_string())).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{value}");
+        assert!(value["error"].as_str().unwrap().contains(message), "{value}");
+    }
+}

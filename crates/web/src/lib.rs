@@ -5,6 +5,7 @@
 //! from the JSON API, and every board comes from a referee's
 //! [`view`](versus_core::Referee::view), so the rules live only in Rust.
 
+pub mod connexion_log;
 pub mod play;
 pub mod replay;
 
@@ -219,7 +220,11 @@ pub fn parse_upload(text: &str) -> Result<Vec<versus_core::RecordLine>, String> 
         return versus_judge::read_record(text)
             .map_err(|e| format!("not a valid game record: {e}"));
     }
-    Err("not a game record (JSON lines written by `versus match --record` or kept by a league)"
+    if connexion_log::is_log(text) {
+        return connexion_log::record_from_log(text);
+    }
+    Err("not a game record (JSON lines written by `versus match --record` or kept by a league) \
+         nor a Connexion testing-tool log"
         .into())
 }
 

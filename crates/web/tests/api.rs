@@ -253,3 +253,48 @@ async fn a_game_between_builtins_is_played_for_watching() {
         assert!(value["error"].as_str().unwrap().contains(message), "{value}");
     }
 }
+
+#[tokio::test]
+async fn a_connexion_testing_tool_log_replays_to_the_same_game() {
+    let router = app(AppState::new(None));
+    let lines = record_of("connexion", 8);
+    let log = versus_connexion::log::testing_tool_log(BySide::new("./a", "./b"), &lines).unwrap();
+    let (status, replay) = call(&router, "POST", "/api/replay", Body::from(log.clone())).await;
+    assert_eq!(status, StatusCode::OK, "{replay}");
+    let Some(RecordLine::Footer { outcome }) = lines.last() else { panic!() };
+    assert_eq!(replay["outcome"]["result"], json!(outcome.result.notation()));
+    assert_eq!(replay["outcome"]["scores"]["first"].as_f64(), Some(outcome.scores.first));
+    let puts = |value: &Value| -> Vec<String> {
+        value["lines"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|l| l["type"] == "recv" && l["line"].as_str().unwrap().starts_with("PUT"))
+            .map(|l| l["line"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let original: Vec<String> = lines
+        .iter()
+        .filter_map(|l| match l {
+            RecordLine::Recv { line, .. } if line.starts_with("PUT") => Some(line.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(puts(&replay), original);
+    assert_eq!(replay["header"]["agents"]["first"], "./a");
+
+    // A log cut short by a time-out: the game ends there, against that side.
+    let turns: Vec<&str> =
+        log.lines().filter(|l| l.starts_with("FIRST ") || l.starts_with("SECOND ")).collect();
+    let head: Vec<&str> = log.lines().take_while(|l| !l.starts_with("FIRST ")).collect();
+    let cut = format!("{}\n{}\nFINISH\nABORT SECOND TLE\n", head.join("\n"), turns[..9].join("\n"));
+    let (status, replay) = call(&router, "POST", "/api/replay", Body::from(cut)).await;
+    assert_eq!(status, StatusCode::OK, "{replay}");
+    assert_eq!(replay["outcome"]["result"], "1-0");
+    assert_eq!(replay["outcome"]["faults"]["second"]["kind"], "time_limit");
+
+    let broken = log.replacen("INIT", "INIT Q9", 1);
+    let (status, value) = call(&router, "POST", "/api/replay", Body::from(broken)).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(value["error"].as_str().unwrap().contains("log line"), "{value}");
+}

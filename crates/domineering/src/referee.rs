@@ -208,9 +208,30 @@ impl Referee for DomineeringReferee {
         let cells: Vec<String> =
             (1..=SIZE).map(|x| (1..=SIZE).map(|y| owner(x, y)).collect()).collect();
         let values: Vec<[u8; 8]> = (1..=SIZE).map(|x| self.state.values().row(x)).collect();
+        // A run of a side's cells along its direction is a row of whole
+        // dominoes, so pairing it from its start finds them.
+        let mut dominoes = Vec::new();
+        for (side, mark) in [(Side::First, 'h'), (Side::Second, 'v')] {
+            for line in 1..=SIZE {
+                let mut along = 1;
+                while along < SIZE {
+                    let (x, y, x2, y2) = match side {
+                        Side::First => (line, along, line, along + 1),
+                        Side::Second => (along, line, along + 1, line),
+                    };
+                    if owner(x, y) == mark && owner(x2, y2) == mark {
+                        dominoes.push(serde_json::json!({ "x": x, "y": y, "side": side }));
+                        along += 2;
+                    } else {
+                        along += 1;
+                    }
+                }
+            }
+        }
         serde_json::json!({
             "values": values,
             "cells": cells,
+            "dominoes": dominoes,
             "to_move": self.state.side_to_move(),
             "scores": self.state.scores(),
             "clocks": self.clocks.as_ref().map(|c| c.remaining_ms()),

@@ -69,7 +69,7 @@ const RENDER = {
 
   domineering(view, onCell) {
     const size = 52;
-    return grid(8, 8, size, (x, y, left, top) => {
+    const board = grid(8, 8, size, (x, y, left, top) => {
       const owner = view.cells[x - 1][y - 1];
       const fill = owner === "h" ? "#90caf9" : owner === "v" ? "#ef9a9a" : "#fff";
       const group = svg("g", { "data-cell": `${x} ${y}`, "data-owner": owner, onclick: () => onCell && onCell({ x, y }) });
@@ -78,6 +78,13 @@ const RENDER = {
         "font-size": 18, fill: "#37474f" }, String(view.values[x - 1][y - 1])));
       return group;
     });
+    for (const d of view.dominoes || []) {
+      const wide = d.side === "first";
+      board.append(svg("rect", { x: (d.y - 1) * size + 4, y: (d.x - 1) * size + 4, rx: 8,
+        width: (wide ? 2 : 1) * size - 6, height: (wide ? 1 : 2) * size - 6, fill: "none",
+        stroke: wide ? "#1565c0" : "#c62828", "stroke-width": 3, "pointer-events": "none" }));
+    }
+    return board;
   },
 
   connexion(view, onCell) {

@@ -22,7 +22,8 @@ pub struct Replay {
     pub frames: Vec<Frame>,
     /// `None` while the game goes on (or if the record stops early).
     pub outcome: Option<Outcome>,
-    /// Why the record could not be followed to its end, if it could not.
+    /// Why the record could not be followed to its end, if it could not
+    /// (also for a game still in progress).
     pub problem: Option<String>,
 }
 
@@ -73,7 +74,13 @@ pub fn replay(lines: Vec<RecordLine>) -> Result<Replay, ViewError> {
     });
     let (outcome, problem) = match result {
         Ok(outcome) => (Some(outcome), None),
-        Err(ReplayError::Truncated) => (None, None),
+        Err(ReplayError::Truncated) => (
+            None,
+            Some(
+                "the record ends before the game does (a game in progress, or a file cut short)"
+                    .into(),
+            ),
+        ),
         Err(error) => (None, Some(error.to_string())),
     };
     Ok(Replay { header, title: game.title().to_owned(), lines, frames, outcome, problem })

@@ -112,6 +112,7 @@ async fn bad_uploads_are_clear_client_errors() {
     let (status, value) = call(&router, "POST", "/api/replay", Body::from(truncated)).await;
     assert_eq!(status, StatusCode::OK);
     assert!(value["outcome"].is_null());
+    assert!(value["problem"].as_str().unwrap().contains("ends before the game does"), "{value}");
 }
 
 #[tokio::test]

@@ -1,5 +1,7 @@
 //! The JSON API without a socket: the router driven with `oneshot`.
 
+mod common;
+
 use std::time::{Duration, Instant};
 
 use axum::body::Body;
@@ -8,8 +10,7 @@ use axum::Router;
 use http_body_util::BodyExt;
 use serde_json::{json, Value};
 use tower::ServiceExt;
-use versus_core::{BySide, GameConfig, RecordLine, TimeControl};
-use versus_judge::{run_game, AgentSpec, Limits};
+use versus_core::{BySide, RecordLine};
 use versus_league::store::{NewAgent, NewGame, NewRun, RunKind, Store};
 use versus_web::{app, AppState};
 
@@ -28,18 +29,6 @@ async fn call(router: &Router, method: &str, uri: &str, body: Body) -> (StatusCo
     let value = serde_json::from_slice(&bytes)
         .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into()));
     (status, value)
-}
-
-fn record_of(game: &str, seed: u64) -> Vec<RecordLine> {
-    let game = versus_games::find(game).unwrap();
-    let config = GameConfig { seed, time: TimeControl::CONTEST, input: None };
-    let agents = BySide::new(
-        AgentSpec::Builtin { name: "greedy".into(), seed: 1 },
-        AgentSpec::Builtin { name: "random".into(), seed: 2 },
-    );
-    let mut lines = Vec::new();
-    run_game(game, &config, &agents, &Limits::default(), &mut |l| lines.push(l)).unwrap();
-    lines
 }
 
 fn jsonl(lines: &[RecordLine]) -> String {
@@ -63,7 +52,7 @@ async fn the_page_and_its_assets_are_served() {
 async fn an_uploaded_record_of_each_game_replays_frame_by_frame() {
     let router = app(AppState::new(None));
     for game in GAMES {
-        let lines = record_of(game, 5);
+        let lines = common::played(game, 5);
         let (status, replay) =
             call(&router, "POST", "/api/replay", Body::from(jsonl(&lines))).await;
         assert_eq!(status, StatusCode::OK, "{game}: {replay}");
@@ -91,7 +80,7 @@ fn footer_result(lines: &[RecordLine]) -> String {
 #[tokio::test]
 async fn bad_uploads_are_clear_client_errors() {
     let router = app(AppState::new(None));
-    let good = jsonl(&record_of("domineering", 3));
+    let good = jsonl(&common::played("domineering", 3));
     let truncated: String = good.lines().take(20).map(|l| format!("{l}\n")).collect();
     let wrong_game = good.replacen("\"game\":\"domineering\"", "\"game\":\"chess\"", 1);
     let cases = [
@@ -139,7 +128,7 @@ async fn runs_and_their_games_come_from_the_store() {
     let game = NewGame {
         slot: "0-1/0/0".into(),
         agents: BySide::new(ids[0].id, ids[1].id),
-        record: record_of("domineering", 3),
+        record: common::played("domineering", 3),
         judge_lag: None,
         harness_flag: None,
     };
@@ -258,7 +247,7 @@ async fn a_game_between_builtins_is_played_for_watching() {
 #[tokio::test]
 async fn a_connexion_testing_tool_log_replays_to_the_same_game() {
     let router = app(AppState::new(None));
-    let lines = record_of("connexion", 8);
+    let lines = common::played("connexion", 8);
     let log = versus_connexion::log::testing_tool_log(BySide::new("./a", "./b"), &lines).unwrap();
     let (status, replay) = call(&router, "POST", "/api/replay", Body::from(log.clone())).await;
     assert_eq!(status, StatusCode::OK, "{replay}");

@@ -6,6 +6,8 @@
 //! and sets `VERSUS_BROWSER_TESTS=1`, which makes their absence a failure;
 //! elsewhere the test is skipped with a message when they are missing).
 
+mod common;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
@@ -13,8 +15,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
-use versus_core::{replay_steps, BySide, GameConfig, RecordLine, TimeControl};
-use versus_judge::{run_game, AgentSpec, Limits};
+use versus_core::{replay_steps, BySide, RecordLine};
 use versus_league::store::{GameId, NewAgent, NewGame, NewRun, RunKind, Store};
 
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
@@ -202,18 +203,6 @@ fn serve(store: Option<Store>) -> SocketAddr {
     addr
 }
 
-fn played(game: &str, seed: u64) -> Vec<RecordLine> {
-    let game = versus_games::find(game).unwrap();
-    let config = GameConfig { seed, time: TimeControl::CONTEST, input: None };
-    let agents = BySide::new(
-        AgentSpec::Builtin { name: "greedy".into(), seed: 1 },
-        AgentSpec::Builtin { name: "random".into(), seed: 2 },
-    );
-    let mut lines = Vec::new();
-    run_game(game, &config, &agents, &Limits::default(), &mut |l| lines.push(l)).unwrap();
-    lines
-}
-
 /// What the page draws of a view, read the same way from the DOM and from
 /// the referee's view: one string per cell.
 fn drawn_from_view(game: &str, view: &Value) -> Vec<String> {
@@ -277,7 +266,7 @@ fn replays_of_every_game_draw_the_rules_state_at_each_step() {
             })
             .unwrap();
         let agent_ids = store.agents(run).unwrap();
-        let lines = played(game, 9);
+        let lines = common::played(game, 9);
         let new = NewGame {
             slot: "0-1/0/0".into(),
             agents: BySide::new(agent_ids[0].id, agent_ids[1].id),
@@ -302,11 +291,11 @@ fn replays_of_every_game_draw_the_rules_state_at_each_step() {
         let script = DRAWN_JS.replace("GAME", &format!("{game:?}"));
         let steps = views.len();
         let mut checked = 0;
-        for step in 0..steps {
+        for (step, view) in views.iter().enumerate() {
             if step > 0 {
                 browser.click("#next");
             }
-            let expected = drawn_from_view(game, &views[step]);
+            let expected = drawn_from_view(game, view);
             if step % 3 == 0 || step == steps - 1 {
                 let drawn = browser.wait(&format!(
                     "return document.querySelector('#position').textContent.startsWith('{step} /') && (() => {{ {script} }})()"

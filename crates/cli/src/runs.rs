@@ -11,7 +11,7 @@ use clap::{Args, ValueEnum};
 use serde::Deserialize;
 use versus_core::TimeControl;
 use versus_league::report::{
-    league_csv, league_json, league_table, sprt_line, sprt_report, sprt_summary,
+    harness_line, league_csv, league_json, league_table, sprt_line, sprt_report, sprt_summary,
 };
 use versus_league::runner::{run, Entrant, Plan, Schedule, Standing};
 use versus_league::stats::{EloModel, Sprt};
@@ -287,7 +287,7 @@ pub fn sprt(args: &SprtArgs) -> Result<()> {
     })?;
     line.done();
     let report = sprt_report(&standing, &sprt);
-    let summary = sprt_summary(&report, &sprt, &standing.names);
+    let summary = sprt_summary(&report, &sprt, &standing.names, &harness_line(&standing));
     store.finish_run(id, summary.lines().last().unwrap_or_default())?;
     print!("{summary}");
     Ok(())

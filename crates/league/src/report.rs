@@ -143,6 +143,18 @@ pub fn league_table(standing: &Standing) -> String {
     out
 }
 
+/// What the harness measured: its own largest lag, the machine's load, and
+/// the games replayed because of the harness.
+#[must_use]
+pub fn harness_line(standing: &Standing) -> String {
+    format!(
+        "harness: judge lag up to {:.1} ms, machine load {:.2} on average, {} games replayed for the harness",
+        standing.max_judge_lag_us as f64 / 1000.0,
+        standing.mean_load(),
+        standing.flagged
+    )
+}
+
 fn truncate(text: &str, width: usize) -> &str {
     match text.char_indices().nth(width) {
         Some((at, _)) => &text[..at],
@@ -195,6 +207,8 @@ pub fn league_json(standing: &Standing) -> serde_json::Value {
         "agents": standing.names,
         "games": standing.games(),
         "flagged": standing.flagged,
+        "max_judge_lag_us": standing.max_judge_lag_us,
+        "mean_load": standing.mean_load(),
     })
 }
 
@@ -271,7 +285,7 @@ pub fn sprt_line(report: &SprtReport, sprt: &Sprt) -> String {
 
 /// The final summary of an SPRT.
 #[must_use]
-pub fn sprt_summary(report: &SprtReport, sprt: &Sprt, names: &[String]) -> String {
+pub fn sprt_summary(report: &SprtReport, sprt: &Sprt, names: &[String], harness: &str) -> String {
     let model = match sprt.model {
         EloModel::Logistic => "logistic",
         EloModel::Normalized => "normalized",
@@ -284,7 +298,7 @@ pub fn sprt_summary(report: &SprtReport, sprt: &Sprt, names: &[String]) -> Strin
     let test = names.first().map_or("test", String::as_str);
     let base = names.get(1).map_or("base", String::as_str);
     format!(
-        "SPRT {test} vs {base}: elo0 {} elo1 {} ({model}), alpha {} beta {}\n{}\nElo {} (logistic), nElo {}\n{verdict}\n",
+        "SPRT {test} vs {base}: elo0 {} elo1 {} ({model}), alpha {} beta {}\n{}\nElo {} (logistic), nElo {}\n{}\n{verdict}\n",
         sprt.elo0,
         sprt.elo1,
         sprt.alpha,
@@ -292,5 +306,6 @@ pub fn sprt_summary(report: &SprtReport, sprt: &Sprt, names: &[String]) -> Strin
         sprt_line(report, sprt),
         plus_minus(&report.elo),
         plus_minus(&report.nelo),
+        harness,
     )
 }

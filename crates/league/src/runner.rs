@@ -196,6 +196,10 @@ pub struct Standing {
     pub pentanomial: Pentanomial,
     /// Games stored but not counted because the harness was at fault.
     pub flagged: u64,
+    /// The harness over the counted games: the judge's largest lag, and the
+    /// machine's load summed (in hundredths) to give its mean.
+    pub max_judge_lag_us: u64,
+    pub load_centi_sum: u64,
     /// First legs waiting for their second, by pairing and pair.
     #[serde(skip)]
     open_pairs: HashMap<(usize, usize, u64), Wdl>,
@@ -211,6 +215,8 @@ impl Standing {
             tallies: vec![EntrantTally::default(); n],
             pentanomial: Pentanomial::default(),
             flagged: 0,
+            max_judge_lag_us: 0,
+            load_centi_sum: 0,
             open_pairs: HashMap::new(),
         }
     }
@@ -252,6 +258,23 @@ impl Standing {
                     self.open_pairs.insert(first_leg, mine);
                 }
             }
+        }
+    }
+
+    /// Counts what the harness measured during a counted game.
+    pub fn note_harness(&mut self, lag: &JudgeLag) {
+        self.max_judge_lag_us = self.max_judge_lag_us.max(lag.max_us);
+        self.load_centi_sum += lag.load_centi;
+    }
+
+    /// The machine's mean load average over the counted games.
+    #[must_use]
+    pub fn mean_load(&self) -> f64 {
+        let games = self.games();
+        if games == 0 {
+            0.0
+        } else {
+            self.load_centi_sum as f64 / 100.0 / games as f64
         }
     }
 
@@ -317,7 +340,17 @@ pub fn judge_lag(record: &[RecordLine]) -> JudgeLag {
         samples,
         mean_us: lags.iter().sum::<u64>().checked_div(samples).unwrap_or(0),
         max_us: lags.iter().copied().max().unwrap_or(0),
+        load_centi: 0,
     }
+}
+
+/// The one-minute load average, in hundredths, or 0 where unknown.
+#[must_use]
+pub fn load_centi() -> u64 {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|text| text.split_whitespace().next()?.parse::<f64>().ok())
+        .map_or(0, |load| (load * 100.0).round() as u64)
 }
 
 /// Rebuilds the standing of a run from its counted games.
@@ -328,6 +361,7 @@ pub fn standing_from_store(store: &Store, run: RunId, plan: &Plan) -> Result<Sta
         if let Some(slot) = Slot::parse(&game.slot) {
             check_seats(&game, &slot, &ids)?;
             standing.add(&slot, &game.outcome, &game.move_times_us);
+            standing.note_harness(&game.judge_lag.unwrap_or_default());
         }
     }
     standing.flagged = store.games(run)?.iter().filter(|g| g.harness_flag.is_some()).count() as u64;
@@ -468,10 +502,10 @@ fn store_games(
     for played in batch {
         let slot = played.slot;
         let (outcome, record) = played.result?;
-        let lag = judge_lag(&record);
+        let lag = JudgeLag { load_centi: load_centi(), ..judge_lag(&record) };
         let flag = harness_fault(&outcome, &lag);
         let seats = slot.seats();
-        counted.push((slot, outcome, reply_times_us(&record), flag.clone()));
+        counted.push((slot, outcome, reply_times_us(&record), flag.clone(), lag));
         games.push(NewGame {
             slot: slot.key(),
             agents: BySide::new(ids[seats.first], ids[seats.second]),
@@ -481,7 +515,7 @@ fn store_games(
         });
     }
     store.insert_games(run, &games)?;
-    for (slot, outcome, move_times, flag) in counted {
+    for (slot, outcome, move_times, flag, lag) in counted {
         match flag {
             Some(reason) => {
                 standing.flagged += 1;
@@ -496,7 +530,10 @@ fn store_games(
                 }
                 queue.lock().unwrap_or_else(|e| e.into_inner()).push_front(slot);
             }
-            None => standing.add(&slot, &outcome, &move_times),
+            None => {
+                standing.add(&slot, &outcome, &move_times);
+                standing.note_harness(&lag);
+            }
         }
     }
     Ok(())
@@ -578,8 +615,8 @@ mod tests {
         let scores = BySide::new(0.0, 0.0);
         let tle = Outcome::forfeit(Side::First, Fault::TimeLimit, scores);
         let re = Outcome::forfeit(Side::First, Fault::runtime("bad", "x"), scores);
-        let late = JudgeLag { samples: 3, mean_us: 2_000, max_us: 6_000 };
-        let prompt = JudgeLag { samples: 3, mean_us: 20, max_us: 60 };
+        let late = JudgeLag { samples: 3, mean_us: 2_000, max_us: 6_000, load_centi: 0 };
+        let prompt = JudgeLag { samples: 3, mean_us: 20, max_us: 60, load_centi: 0 };
         assert!(harness_fault(&tle, &late).is_some());
         assert!(harness_fault(&tle, &prompt).is_none());
         assert!(harness_fault(&re, &late).is_none());
@@ -592,6 +629,9 @@ mod tests {
             RecordLine::Timeout { side: Side::Second, lag_us: 30 },
             RecordLine::Send { side: Side::First, line: "X".into() },
         ];
-        assert_eq!(judge_lag(&record), JudgeLag { samples: 2, mean_us: 20, max_us: 30 });
+        assert_eq!(
+            judge_lag(&record),
+            JudgeLag { samples: 2, mean_us: 20, max_us: 30, load_centi: 0 }
+        );
     }
 }

@@ -252,6 +252,9 @@ pub struct JudgeLag {
     pub samples: u64,
     pub mean_us: u64,
     pub max_us: u64,
+    /// The machine's load average over the last minute when the game ended,
+    /// in hundredths (`/proc/loadavg`; 0 where it cannot be read).
+    pub load_centi: u64,
 }
 
 /// A finished game, to store.

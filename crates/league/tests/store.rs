@@ -158,7 +158,7 @@ fn a_real_game_round_trips_with_all_its_fields() {
 
     let mut store = Store::open_in_memory().unwrap();
     let (run, agents) = store_with_run(&mut store);
-    let lag = JudgeLag { samples: 40, mean_us: 12, max_us: 900 };
+    let lag = JudgeLag { samples: 40, mean_us: 12, max_us: 900, load_centi: 150 };
     let new = NewGame {
         slot: "pair 0 leg 0".into(),
         agents,

@@ -2,6 +2,8 @@
 
 use divan::{black_box, Bencher};
 use versus_betris::rules::{Block, Board, Params, Placement, State};
+use versus_betris::strong::eval::Weights;
+use versus_betris::strong::Planner;
 use versus_betris::GAME;
 use versus_core::conformance::{config, play_builtin};
 use versus_core::{BySide, Game, Side};
@@ -59,4 +61,33 @@ fn agent_round(bencher: Bencher, name: &str) {
 fn whole_game_greedy_vs_greedy() -> f64 {
     let (outcome, _) = play_builtin(&GAME, &config(7), BySide::new(("greedy", 1), ("greedy", 2)));
     outcome.scores.first
+}
+
+/// The value function on a half-full board, six rounds to go.
+#[divan::bench]
+fn value_function(bencher: Bencher) {
+    let planner = Planner::new(&Params::LARGE, Weights::DEFAULT);
+    let filled = half_full().filled();
+    bencher.bench(|| planner.evaluator.value(black_box(filled), 6));
+}
+
+/// One lookahead (every placement of every block valued) on a half-full
+/// board and on an empty one.
+#[divan::bench(args = ["half-full", "empty"])]
+fn lookahead(bencher: Bencher, board: &str) {
+    let planner = Planner::new(&Params::LARGE, Weights::DEFAULT);
+    let filled = if board == "empty" { 0 } else { half_full().filled() };
+    bencher.bench(|| planner.lookahead(black_box(filled), 6));
+}
+
+/// The whole search of the first request's hardest case: every distinct
+/// placement of a P5 on the empty board ranked by the lookahead.
+#[divan::bench(sample_count = 10)]
+fn full_search_p5_on_empty_board() -> u64 {
+    let planner = Planner::new(&Params::LARGE, Weights::DEFAULT);
+    let mut ranking = planner.rank(0, Block::P5, 11);
+    let mut work = u64::MAX;
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    planner.improve(&mut ranking, &mut work, deadline);
+    u64::MAX - work
 }

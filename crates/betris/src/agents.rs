@@ -6,13 +6,19 @@ use versus_core::{AgentError, GameRng, ProtocolAgent};
 use crate::protocol::{AgentLine, JudgeLine};
 use crate::rules::{Bet, Block, Board, Offer, Params, Placement};
 
-/// What an agent knows of the game: both boards and its own chips.
+/// What an agent knows of the game: both boards, both players' chips, the
+/// rounds played and its own clock.
 #[derive(Clone, Debug)]
-struct Tracker {
-    params: Params,
-    mine: Board,
-    theirs: Board,
-    chips: u32,
+pub(crate) struct Tracker {
+    pub(crate) params: Params,
+    pub(crate) mine: Board,
+    pub(crate) theirs: Board,
+    pub(crate) chips: u32,
+    pub(crate) their_chips: u32,
+    /// Rounds whose placements are made (the current round's index).
+    pub(crate) round: u32,
+    /// The time left on this agent's clock, in ms, as the last request said.
+    pub(crate) my_time: u64,
 }
 
 impl Tracker {
@@ -22,12 +28,20 @@ impl Tracker {
             mine: Board::empty(params.size),
             theirs: Board::empty(params.size),
             chips: params.chips,
+            their_chips: params.chips,
+            round: 0,
+            my_time: 0,
         }
+    }
+
+    /// The rounds still to place after the current one.
+    pub(crate) fn rounds_after(&self) -> u32 {
+        self.params.rounds.saturating_sub(self.round + 1)
     }
 }
 
 /// A strategy: what to bet on an offer and where to put a block.
-trait Strategy {
+pub(crate) trait Strategy {
     fn bet(&mut self, tracker: &Tracker, offer: Offer) -> Bet;
     /// The cells to fill, or `None` to pass.
     fn place(&mut self, tracker: &Tracker, block: Block) -> Option<u64>;
@@ -47,10 +61,13 @@ impl<S: Strategy + Send> ProtocolAgent for Player<S> {
         let reply = match parsed {
             JudgeLine::Ready => AgentLine::Ok,
             JudgeLine::Phase1(phase) => {
+                self.tracker.my_time = phase.my_time;
                 AgentLine::Bet(self.strategy.bet(&self.tracker, phase.offer))
             }
             JudgeLine::Phase2(phase) => {
                 self.tracker.chips = phase.my_chips;
+                self.tracker.their_chips = phase.opp_chips;
+                self.tracker.my_time = phase.my_time;
                 let mask = self.strategy.place(&self.tracker, phase.block);
                 let mask = mask.unwrap_or(0);
                 self.tracker.mine = self.tracker.mine.with(mask);
@@ -63,6 +80,7 @@ impl<S: Strategy + Send> ProtocolAgent for Player<S> {
                     .cells_mask(&placement)
                     .map_err(|e| AgentError::new(format!("{e}: {line:?}")))?;
                 self.tracker.theirs = self.tracker.theirs.with(mask);
+                self.tracker.round += 1;
                 return Ok(None);
             }
             JudgeLine::Finish => return Ok(None),
@@ -143,6 +161,42 @@ impl Strategy for Greedy {
     }
 }
 
+/// Greedy's placements; bets on the block whose best placement leaves the
+/// better board as many chips as the two boards differ in points (within the
+/// bet limit and its chips), so a chip (half a point at the end) is paid only
+/// for a gain of at least a point.
+#[derive(Debug)]
+struct Fair {
+    greedy: Greedy,
+}
+
+impl Strategy for Fair {
+    fn bet(&mut self, tracker: &Tracker, offer: Offer) -> Bet {
+        let (a, _) = self.greedy.best(&tracker.mine, offer.a);
+        let (b, _) = self.greedy.best(&tracker.mine, offer.b);
+        let block = match a.cmp(&b) {
+            std::cmp::Ordering::Greater => offer.a,
+            std::cmp::Ordering::Less => offer.b,
+            std::cmp::Ordering::Equal if self.greedy.rng.coin() => offer.a,
+            std::cmp::Ordering::Equal => offer.b,
+        };
+        let chips = a.abs_diff(b).min(tracker.params.max_bet).min(tracker.chips);
+        Bet { block, chips }
+    }
+
+    fn place(&mut self, tracker: &Tracker, block: Block) -> Option<u64> {
+        self.greedy.best(&tracker.mine, block).1
+    }
+}
+
+/// A protocol agent for a game of `params` playing `strategy`.
+pub(crate) fn player<S: Strategy + Send + 'static>(
+    params: Params,
+    strategy: S,
+) -> Box<dyn ProtocolAgent> {
+    Box::new(Player { tracker: Tracker::new(params), strategy })
+}
+
 /// The `random` agent for a game of `params`.
 #[must_use]
 pub fn random(params: Params, seed: u64) -> Box<dyn ProtocolAgent> {
@@ -153,4 +207,10 @@ pub fn random(params: Params, seed: u64) -> Box<dyn ProtocolAgent> {
 #[must_use]
 pub fn greedy(params: Params, seed: u64) -> Box<dyn ProtocolAgent> {
     Box::new(Player { tracker: Tracker::new(params), strategy: Greedy { rng: GameRng::new(seed) } })
+}
+
+/// The `fair` agent for a game of `params`.
+#[must_use]
+pub fn fair(params: Params, seed: u64) -> Box<dyn ProtocolAgent> {
+    player(params, Fair { greedy: Greedy { rng: GameRng::new(seed) } })
 }

@@ -11,7 +11,8 @@
 //! - [`rules`]: blocks and their 91 orientations, bitboards, the auction, the score.
 //! - [`protocol`]: every line of the conversation as a typed value.
 //! - [`referee`]: the judge (its random draws are documented there).
-//! - [`agents`]: the built-in `random` and `greedy` players.
+//! - [`agents`]: the built-in `random`, `greedy` and `fair` players.
+//! - [`strong`]: the `strong` player.
 //!
 //! An explicit game input (`GameConfig::input`) lists the offers: one line
 //! per round with two different block names of the set, e.g. `L3 X5`.
@@ -20,6 +21,7 @@ pub mod agents;
 pub mod protocol;
 pub mod referee;
 pub mod rules;
+pub mod strong;
 
 use versus_core::{ConfigError, Game, GameConfig, ProtocolAgent, Referee};
 
@@ -115,13 +117,15 @@ impl Game for BetrisGame {
     }
 
     fn agent_names(&self) -> &'static [&'static str] {
-        &["random", "greedy"]
+        &["random", "greedy", "fair", "strong"]
     }
 
     fn agent(&self, name: &str, seed: u64) -> Option<Box<dyn ProtocolAgent>> {
         match name {
             "random" => Some(agents::random(self.params, seed)),
             "greedy" => Some(agents::greedy(self.params, seed)),
+            "fair" => Some(agents::fair(self.params, seed)),
+            "strong" => Some(strong::strong(self.params, seed)),
             _ => None,
         }
     }

@@ -14,8 +14,8 @@ use versus_betris::{BetrisGame, GAME};
 use versus_core::conformance::{self, play_builtin};
 use versus_core::transcript::Transcript;
 use versus_core::{
-    Action, BySide, ConfigError, Fault, Game, GameConfig, GameResult, GameRng, Outcome, RecordLine,
-    Referee, Reply, Side, TimeControl,
+    play, run_stdio, Action, BySide, ConfigError, Endpoint, Fault, Game, GameConfig, GameResult,
+    GameRng, LocalEndpoint, Outcome, RecordLine, Referee, Reply, Side, TimeControl,
 };
 
 const SMALL: Params = Params {
@@ -592,8 +592,13 @@ fn a_crash_ends_the_game_against_the_crasher() {
 /// Checks that a clean game has exactly `rounds` rounds, then FINISH, and
 /// that its scores follow from the placements and chips said on the wire.
 fn check_full_game(game: &BetrisGame, seed: u64, agents: BySide<(&str, u64)>) -> Outcome {
+    check_game_with(game, &conformance::config(seed), agents)
+}
+
+/// [`check_full_game`] with the given config.
+fn check_game_with(game: &BetrisGame, config: &GameConfig, agents: BySide<(&str, u64)>) -> Outcome {
     let params = *game.params();
-    let (outcome, lines) = play_builtin(game, &conformance::config(seed), agents);
+    let (outcome, lines) = play_builtin(game, config, agents);
     assert_eq!(outcome.faults, BySide::default(), "{}", game.name());
     let mut state = State::new(params);
     let mut chips = BySide::new(params.chips, params.chips);
@@ -680,7 +685,7 @@ fn registry_entry() {
     assert_eq!(GAME.name(), "betris-large");
     assert_eq!(GAME.title(), "Betris (Large)");
     assert_eq!(GAME.rules_version(), "1");
-    assert_eq!(GAME.agent_names(), ["random", "greedy"]);
+    assert_eq!(GAME.agent_names(), ["random", "greedy", "fair", "strong"]);
     assert!(GAME.agent("minimax", 0).is_none());
     assert_eq!(*GAME.params(), Params::LARGE);
 }
@@ -750,6 +755,93 @@ fn random_bets_within_its_chips() {
         let reply = agent.respond("PHASE2 I1 1 0 100 100").unwrap().unwrap();
         assert!(reply.starts_with("PLACE"));
     }
+}
+
+#[test]
+fn fair_bets_the_difference_in_points() {
+    let mut agent = GAME.agent("fair", 5).unwrap();
+    agent.respond("READY").unwrap();
+    // On the empty board an O4 is worth 4 + 4 points and an I1 1 + 1; the
+    // difference, 6, is over the limit of 5.
+    assert_eq!(agent.respond("PHASE1 I1 O4 10000 10000").unwrap().unwrap(), "BET O4 5");
+    let reply = agent.respond("PHASE2 O4 19 24 9999 9999").unwrap().unwrap();
+    let mut state = State::new(Params::LARGE);
+    state.play(Side::First, Block::O4, &parse_place(&reply).unwrap()).unwrap();
+    assert_eq!(state.board(Side::First).largest_square(), 2);
+    agent.respond("OPP 0").unwrap();
+    // An I2 next to the O4 adds 2 cells, an I1 1: one chip.
+    assert_eq!(agent.respond("PHASE1 I1 I2 9998 9998").unwrap().unwrap(), "BET I2 1");
+    // With no chips left it bets none.
+    agent.respond("PHASE2 I2 0 24 9997 9997").unwrap();
+    agent.respond("OPP 0").unwrap();
+    assert_eq!(agent.respond("PHASE1 I1 X5 9996 9996").unwrap().unwrap(), "BET X5 0");
+}
+
+/// A clock of `game_ms` per game and seed `seed`.
+fn clock(seed: u64, game_ms: u64) -> GameConfig {
+    GameConfig { seed, time: TimeControl { game_ms, ready_ms: 3_000 }, input: None }
+}
+
+#[test]
+fn new_agents_play_clean_games() {
+    let pairs = [
+        ("strong", "random"),
+        ("greedy", "strong"),
+        ("strong", "fair"),
+        ("fair", "random"),
+        ("greedy", "fair"),
+    ];
+    for (seed, (first, second)) in (0..).zip(pairs) {
+        check_game_with(&GAME, &clock(seed, 300), BySide::new((first, seed), (second, seed + 1)));
+    }
+    for game in [&SMALL_GAME, &MEDIUM_GAME] {
+        for seed in 0..2 {
+            let agents = BySide::new(("strong", seed), ("fair", seed + 1));
+            check_game_with(game, &clock(seed, 300), agents);
+            check_game_with(game, &clock(seed, 300), agents.swap());
+        }
+    }
+}
+
+#[test]
+fn strong_stays_within_a_tiny_clock() {
+    // Real elapsed time this time, not the suite's steady 1 ms a reply.
+    for seed in 0..3 {
+        let config = clock(seed, 300);
+        let mut referee = GAME.referee(&config).unwrap();
+        let mut strong = LocalEndpoint::new(GAME.agent("strong", seed).unwrap());
+        let mut greedy = LocalEndpoint::new(GAME.agent("greedy", seed).unwrap());
+        let endpoints: BySide<&mut dyn Endpoint> = if seed % 2 == 0 {
+            BySide::new(&mut strong, &mut greedy)
+        } else {
+            BySide::new(&mut greedy, &mut strong)
+        };
+        let outcome = play(referee.as_mut(), endpoints, &mut |_| {});
+        assert_eq!(outcome.faults, BySide::default(), "seed {seed}");
+    }
+}
+
+#[test]
+fn strong_answers_on_stdio() {
+    let mut agent = GAME.agent("strong", 9).unwrap();
+    let input = "READY\nPHASE1 P5 I1 10000 10000\nPHASE2 P5 22 24 9000 9000\nOPP 1 4 4\n\
+                 PHASE1 X5 I3 8000 8000\nPHASE2 I3 22 20 7000 7000\nOPP 0\nFINISH\nREADY\n";
+    let mut output = Vec::new();
+    run_stdio(agent.as_mut(), input.as_bytes(), &mut output).unwrap();
+    let output = String::from_utf8(output).unwrap();
+    let lines: Vec<&str> = output.lines().collect();
+    assert_eq!(lines.len(), 5, "{output}");
+    assert_eq!(lines[0], "OK");
+    let mut state = State::new(Params::LARGE);
+    let offers = [Offer { a: Block::P5, b: Block::I1 }, Offer { a: Block::X5, b: Block::I3 }];
+    let chips = [24, 22];
+    for (round, block) in [Block::P5, Block::I3].into_iter().enumerate() {
+        let bet = parse_bet(lines[1 + 2 * round]).unwrap();
+        assert!(offers[round].contains(bet.block) && bet.chips <= 5.min(chips[round]), "{output}");
+        let placement = parse_place(lines[2 + 2 * round]).unwrap();
+        state.play(Side::First, block, &placement).unwrap();
+    }
+    assert_eq!(state.board(Side::First).filled_count(), 8, "it never passes here: {output}");
 }
 
 // ---------------------------------------------------------------- proptest

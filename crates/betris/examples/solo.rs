@@ -1,0 +1,102 @@
+//! The single-player game, for tuning the value function: each round the
+//! player sees an offer, gets the block it values more (80% of the time,
+//! else the other) and places it; no chips.
+//!
+//! `cargo run --release -p versus-betris --example solo -- GAMES SEARCH [key=value...]`
+//! where SEARCH is how many placements get the lookahead (0: static only,
+//! `greedy`: immediate points) and the keys are fields of `Weights`.
+
+use std::time::Instant;
+
+use versus_betris::referee::draw_offer;
+use versus_betris::rules::{Block, Params};
+use versus_betris::strong::eval::Weights;
+use versus_betris::strong::Planner;
+use versus_core::GameRng;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let games: u64 = args.first().and_then(|a| a.parse().ok()).unwrap_or(200);
+    let search = args.get(1).cloned().unwrap_or_else(|| "0".into());
+    let mut w = Weights::DEFAULT;
+    for arg in args.iter().skip(2) {
+        let (key, value) = arg.split_once('=').expect("key=value");
+        let v: f64 = value.parse().expect("a number");
+        match key {
+            "hole0" => w.hole[0] = v,
+            "hole1" => w.hole[1] = v,
+            "hole2" => w.hole[2] = v,
+            "dead0" => w.dead[0] = v,
+            "dead1" => w.dead[1] = v,
+            "dead2" => w.dead[2] = v,
+            "cells" => w.cells_per_round = v,
+            "sqrate" => w.square_per_round = v,
+            "sqmargin" => w.square_margin = v,
+            "sqspread" => w.square_spread = v,
+            "capspread" => w.cap_spread = v,
+            "edge" => w.edge = v,
+            _ => panic!("unknown key {key}"),
+        }
+    }
+    let params = Params::LARGE;
+    let planner = Planner::new(&params, w);
+    let geometry = &planner.evaluator.geometry;
+    let start = Instant::now();
+    let (mut cells, mut squares, mut points) = (0u64, 0u64, 0u64);
+    let mut histogram = [0u32; 8];
+    for seed in 0..games {
+        let mut offers = GameRng::stream(seed, 0);
+        let mut luck = GameRng::stream(seed, 7);
+        let mut filled = 0u64;
+        for round in 0..params.rounds {
+            let offer = draw_offer(params.blocks, &mut offers);
+            let rounds_after = params.rounds - round - 1;
+            let choose = |block: Block| -> (f64, u64) {
+                if search == "greedy" {
+                    let best = geometry
+                        .placements(filled, block)
+                        .map(|m| (f64::from(geometry.points(filled | m)), m))
+                        .fold((f64::from(geometry.points(filled)), 0), |a, b| {
+                            if b.0 > a.0 {
+                                b
+                            } else {
+                                a
+                            }
+                        });
+                    return best;
+                }
+                let mut ranking = planner.rank(filled, block, rounds_after);
+                let mut unlimited = u64::MAX;
+                let n: usize = search.parse().expect("a number");
+                if n > 0 {
+                    ranking.candidates.truncate(n);
+                    planner.improve(
+                        &mut ranking,
+                        &mut unlimited,
+                        Instant::now() + std::time::Duration::from_secs(10),
+                    );
+                }
+                ranking.best
+            };
+            let a = choose(offer.a);
+            let b = choose(offer.b);
+            let (better, worse) = if a.0 >= b.0 { (a, b) } else { (b, a) };
+            let got = if luck.below(10) < 8 { better } else { worse };
+            filled |= got.1;
+        }
+        let board = versus_betris::rules::Board::empty(7).with(filled);
+        cells += u64::from(board.filled_count());
+        squares += u64::from(board.largest_square().pow(2));
+        points += u64::from(board.points());
+        histogram[board.largest_square() as usize] += 1;
+    }
+    let g = games as f64;
+    println!(
+        "games {games} points {:.2} cells {:.2} square {:.2} sides {:?} ({:.1} ms/game)",
+        points as f64 / g,
+        cells as f64 / g,
+        squares as f64 / g,
+        histogram,
+        start.elapsed().as_secs_f64() * 1000.0 / g
+    );
+}

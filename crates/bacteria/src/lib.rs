@@ -4,16 +4,22 @@
 //! - [`protocol`]: every line of the conversation as a typed value.
 //! - [`referee`]: the judge's side of one game (clocks rounded up, as ALPHANO does).
 //! - [`agents`]: the built-in `random` and `greedy` players.
+//! - [`search`]: the game-tree search (principal variation search with a
+//!   transposition table, reductions and pruning; a fixed-depth reference).
+//! - [`strong`]: the searching agents `strong` and `ab4` and their time management.
 //!
 //! A game config's `input`, when given, is the start position in the format of
 //! [`State`]'s `Display` (`O.....X/......./.../X.....O O`, optionally followed
 //! by the turns already played). The built-in agents always assume the
-//! standard start.
+//! standard start. `ab4` is the reference level (alpha-beta to 4 plies,
+//! material only); `strong` is the contest-level searcher.
 
 pub mod agents;
 pub mod protocol;
 pub mod referee;
 pub mod rules;
+pub mod search;
+pub mod strong;
 
 pub use rules::{perft, perft_divide, Move, Square, State};
 
@@ -21,6 +27,8 @@ use versus_core::{ConfigError, Game, GameConfig, ProtocolAgent, Referee};
 
 use crate::agents::{BuiltinAgent, Policy};
 use crate::referee::BacteriaReferee;
+use crate::search::Config;
+use crate::strong::{Level, SearchAgent};
 
 /// Bacteria War in the game registry.
 #[derive(Clone, Copy, Debug, Default)]
@@ -53,10 +61,18 @@ impl Game for BacteriaGame {
     }
 
     fn agent_names(&self) -> &'static [&'static str] {
-        &["random", "greedy"]
+        &["random", "greedy", "ab4", "strong"]
     }
 
     fn agent(&self, name: &str, seed: u64) -> Option<Box<dyn ProtocolAgent>> {
+        let level = match name {
+            "ab4" => Some(Level::FixedDepth(4)),
+            "strong" => Some(Level::Strong(Config::STRONG)),
+            _ => None,
+        };
+        if let Some(level) = level {
+            return Some(Box::new(SearchAgent::new(level, seed)));
+        }
         let policy = match name {
             "random" => Policy::Random,
             "greedy" => Policy::Greedy,

@@ -20,7 +20,7 @@ pub const CELLS: usize = 49;
 /// Turns after which the game ends (200 per player; a pass is a turn).
 pub const MAX_TURNS: u16 = 400;
 
-const FULL: u64 = (1 << CELLS) - 1;
+pub(crate) const FULL: u64 = (1 << CELLS) - 1;
 
 const fn column(col: u32) -> u64 {
     let mut mask = 0;
@@ -76,7 +76,7 @@ pub static JUMPS: [u64; CELLS] = rings(2);
 
 /// Every cell at distance 1 of a piece of `b` (and `b` itself).
 #[inline(always)]
-fn dilate(b: u64) -> u64 {
+pub(crate) fn dilate(b: u64) -> u64 {
     let row = b | ((b & COLS_TO_1) << 1) | ((b & COLS_FROM_1) >> 1);
     (row | (row << 7) | (row >> 7)) & FULL
 }

@@ -289,7 +289,7 @@ fn registry_entry() {
     assert_eq!(GAME.name(), "bacteria-war");
     assert_eq!(GAME.title(), "Bacteria War");
     assert_eq!(GAME.rules_version(), "1");
-    assert_eq!(GAME.agent_names(), ["random", "greedy"]);
+    assert_eq!(GAME.agent_names(), ["random", "greedy", "ab4", "strong"]);
     assert!(GAME.agent("random", 1).is_some());
     assert!(GAME.agent("greedy", 1).is_some());
     assert!(GAME.agent("perfect", 1).is_none());
@@ -370,5 +370,75 @@ proptest! {
         let line = format!("{command} {}", args.join(" "));
         let _ = line.parse::<JudgeLine>();
         let _ = line.parse::<AgentLine>();
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Searching agents
+
+/// A game between two built-in agents timed by the wall clock (not the
+/// conformance suite's steady 1 ms), so a slow reply is a real TLE.
+fn play_timed(first: &str, second: &str, seed: u64, game_ms: u64) -> versus_core::Outcome {
+    use versus_core::conformance::play_endpoints;
+    use versus_core::LocalEndpoint;
+    let config = GameConfig { seed, time: TimeControl { game_ms, ready_ms: 3_000 }, input: None };
+    let agent = |name: &str, side: u64| GAME.agent(name, seed * 2 + side).unwrap();
+    let mut a = LocalEndpoint::new(agent(first, 1));
+    let mut b = LocalEndpoint::new(agent(second, 2));
+    play_endpoints(&GAME, &config, BySide::new(&mut a, &mut b)).0
+}
+
+#[test]
+fn searching_agents_finish_games_without_faults() {
+    for (seed, (first, second)) in
+        [("strong", "random"), ("greedy", "strong"), ("ab4", "greedy"), ("random", "ab4")]
+            .into_iter()
+            .enumerate()
+    {
+        let outcome = play_timed(first, second, seed as u64, 2_000);
+        assert_eq!(outcome.faults, BySide::new(None, None), "{first} vs {second}");
+        let searcher =
+            if first == "random" || first == "greedy" { Side::Second } else { Side::First };
+        assert_eq!(outcome.result.winner(), Some(searcher), "{first} vs {second}: {outcome:?}");
+    }
+}
+
+/// A small clock, but not so small that a loaded CI machine's scheduling
+/// stalls (hundreds of ms were seen on a shared 2-core box) decide the test.
+#[test]
+fn strong_keeps_within_a_small_clock() {
+    for seed in 0..3 {
+        let outcome = play_timed("strong", "ab4", seed, 1_000);
+        assert_eq!(outcome.faults.first, None, "seed {seed}: {outcome:?}");
+        let outcome = play_timed("greedy", "strong", seed, 1_000);
+        assert_eq!(outcome.faults.second, None, "seed {seed}: {outcome:?}");
+    }
+}
+
+#[test]
+fn strong_speaks_the_protocol_on_stdio() {
+    let input =
+        "READY SECOND\nOPP 1 1 2 2 5\nTURN 9995 10000\nOPP 2 2 3 3 4\nTURN 9990 9991\nFINISH\n";
+    let mut agent = GAME.agent("strong", 7).unwrap();
+    let mut output = Vec::new();
+    versus_core::run_stdio(agent.as_mut(), input.as_bytes(), &mut output).unwrap();
+    let replies: Vec<String> =
+        String::from_utf8(output).unwrap().lines().map(String::from).collect();
+    assert_eq!(replies.len(), 3, "{replies:?}");
+    assert_eq!(replies[0], "OK");
+    // Follow the game and check each reply is a legal move there.
+    let mut state = State::start();
+    let cells = |line: &str| -> Vec<u8> {
+        line.split_whitespace().skip(1).take(4).map(|f| f.parse().unwrap()).collect()
+    };
+    let opponent = ["OPP 1 1 2 2 5", "OPP 2 2 3 3 4"];
+    for (opp, reply) in opponent.iter().zip(&replies[1..]) {
+        let c = cells(opp);
+        let sq = |r, c| Square::new(r, c).unwrap();
+        state.play(state.move_between(sq(c[0], c[1]), sq(c[2], c[3])).unwrap()).unwrap();
+        assert!(reply.starts_with("MOVE "), "{reply}");
+        let c: Vec<u8> = reply.split_whitespace().skip(1).map(|f| f.parse().unwrap()).collect();
+        let mv = state.move_between(sq(c[0], c[1]), sq(c[2], c[3])).expect(reply);
+        state.play(mv).unwrap();
     }
 }

@@ -106,3 +106,16 @@ fn reports_have_every_agent() {
     assert_eq!(json["ratings"].as_array().unwrap().len(), 2);
     assert_eq!(json["games"], 4);
 }
+
+#[test]
+fn a_league_ranks_random_below_greedy_below_strong() {
+    let mut plan =
+        league("betris-large", vec![builtin("random"), builtin("greedy"), builtin("strong")], 3);
+    // A short clock: strong manages it, and the test stays quick.
+    plan.time = TimeControl { game_ms: 1_000, ready_ms: 3_000 };
+    let (_, _, standing) = play(&plan, RunKind::League, 2);
+    assert_eq!(standing.games(), 18);
+    let order: Vec<String> = league_rows(&standing).into_iter().map(|r| r.name).collect();
+    assert_eq!(order, ["strong", "greedy", "random"], "{:?}", standing.results);
+    assert!(standing.tallies.iter().all(|t| t.faults.is_empty()), "{:?}", standing.tallies);
+}

@@ -1,10 +1,14 @@
-//! The built-in agents: they read the judge's lines, follow the game with
-//! the rules, and pass only when they have no placement.
+//! The built-in agents: they read the judge's lines and follow the game with
+//! the rules. `random` and `greedy` pass only when they have no placement;
+//! `ab4` and `strong` search (see [`crate::search`]) and pass when it pays.
+
+use std::time::{Duration, Instant};
 
 use versus_core::{AgentError, GameRng, ProtocolAgent, Side};
 
 use crate::protocol::{AgentLine, JudgeLine};
 use crate::rules::{Cell, Move, State, Values};
+use crate::search::{fixed_depth_move, Engine, Features, Limits};
 
 /// How a built-in agent picks its placement.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,19 +42,73 @@ pub fn choose(policy: Policy, state: &State, rng: &mut GameRng) -> Move {
     pick(anchors, rng).map_or(Move::Pass, Move::Place)
 }
 
-/// A built-in agent playing by `policy`.
-#[derive(Clone, Debug)]
+/// How a built-in agent thinks.
+#[derive(Debug)]
+enum Brain {
+    Policy(Policy),
+    /// Alpha-beta to this many plies on the points earned.
+    FixedDepth(u8),
+    /// The full engine, made at READY once the values are known.
+    Strong {
+        features: Features,
+        engine: Option<Box<Engine>>,
+    },
+}
+
+/// The transposition table of `strong`: 2^22 slots of 16 bytes, 64 MiB.
+const TABLE_BITS: u32 = 22;
+
+/// A built-in agent.
+#[derive(Debug)]
 pub struct BuiltinAgent {
-    policy: Policy,
+    brain: Brain,
     rng: GameRng,
     rows: Vec<[u8; 8]>,
     game: Option<(Side, State)>,
 }
 
 impl BuiltinAgent {
+    /// An agent playing by `policy`.
     #[must_use]
     pub fn new(policy: Policy, seed: u64) -> Self {
-        BuiltinAgent { policy, rng: GameRng::new(seed), rows: Vec::new(), game: None }
+        BuiltinAgent::with_brain(Brain::Policy(policy), seed)
+    }
+
+    /// The `ab4` reference: alpha-beta to `depth` plies on points earned.
+    #[must_use]
+    pub fn fixed_depth(depth: u8, seed: u64) -> Self {
+        BuiltinAgent::with_brain(Brain::FixedDepth(depth.max(1)), seed)
+    }
+
+    /// The `strong` agent with these engine features.
+    #[must_use]
+    pub fn strong(features: Features, seed: u64) -> Self {
+        BuiltinAgent::with_brain(Brain::Strong { features, engine: None }, seed)
+    }
+
+    fn with_brain(brain: Brain, seed: u64) -> Self {
+        BuiltinAgent { brain, rng: GameRng::new(seed), rows: Vec::new(), game: None }
+    }
+}
+
+/// How long to think about a move, given `my_time` ms left on the clock:
+/// the budget is shared among the moves expected before the end of the game
+/// becomes provable (about 4 cells go per own move), with a reserve for the
+/// judge's rounding and the pipes.
+pub fn limits(state: &State, my_time_ms: u64, start: Instant) -> Limits {
+    // Generous: on a loaded machine a process can stall for hundreds of ms.
+    let reserve = 20 + my_time_ms / 12;
+    let usable = my_time_ms.saturating_sub(reserve);
+    let empties = u64::from(state.empty().count_ones());
+    let moves_left = (empties.saturating_sub(26) / 4).max(2);
+    let budget = usable / moves_left;
+    let at = |ms: u64| start + Duration::from_millis(ms);
+    Limits {
+        try_solve: true,
+        solve_deadline: at(budget / 2),
+        soft: at(budget * 3 / 5),
+        hard: at((2 * budget).min(usable / 4)),
+        max_depth: 64,
     }
 }
 
@@ -82,15 +140,26 @@ impl ProtocolAgent for BuiltinAgent {
                     AgentError::new(format!("READY after {} value lines", self.rows.len()))
                 })?;
                 let values = Values::from_rows(rows).expect("the protocol checked each value");
+                if let Brain::Strong { features, engine } = &mut self.brain {
+                    *engine = Some(Box::new(Engine::new(&values, TABLE_BITS, *features)));
+                }
                 self.game = Some((side, State::new(values)));
                 Ok(Some(AgentLine::Ok.to_string()))
             }
-            JudgeLine::Turn { .. } => {
+            JudgeLine::Turn { my_time, .. } => {
+                let start = Instant::now();
                 let (me, state) = tracked(&mut self.game, line)?;
                 if state.side_to_move() != me || state.is_over() {
                     return Err(AgentError::new(format!("{line:?} out of turn")));
                 }
-                let mv = choose(self.policy, state, &mut self.rng);
+                let mv = match &mut self.brain {
+                    Brain::Policy(policy) => choose(*policy, state, &mut self.rng),
+                    Brain::FixedDepth(depth) => fixed_depth_move(state, *depth, &mut self.rng),
+                    Brain::Strong { engine, .. } => {
+                        let engine = engine.as_mut().expect("made at READY");
+                        engine.choose(state, &limits(state, my_time, start)).mv
+                    }
+                };
                 state.play_unchecked(mv);
                 Ok(Some(AgentLine::Move(mv).to_string()))
             }

@@ -8,17 +8,22 @@
 //! - [`rules`]: the position on bitboards, legal placements, scores.
 //! - [`protocol`]: every line of the conversation as a typed value.
 //! - [`referee`]: the judge's logic (values, clocks, verdicts).
-//! - [`agents`]: the built-in `random` and `greedy` players.
+//! - [`agents`]: the built-in players: `random`, `greedy`, `ab4` (a
+//!   fixed-depth reference) and `strong`.
+//! - [`search`]: the engine of `strong` (an exact end-game solver and
+//!   iterative deepening) and the search of `ab4`.
 
 pub mod agents;
 pub mod protocol;
 pub mod referee;
 pub mod rules;
+pub mod search;
 
 use versus_core::{ConfigError, Game, GameConfig, ProtocolAgent, Referee};
 
 use crate::agents::{BuiltinAgent, Policy};
 use crate::referee::{game_values, DomineeringReferee};
+use crate::search::Features;
 
 /// The registry entry of Domineering.
 #[derive(Clone, Copy, Debug, Default)]
@@ -46,15 +51,17 @@ impl Game for DomineeringGame {
     }
 
     fn agent_names(&self) -> &'static [&'static str] {
-        &["random", "greedy"]
+        &["random", "greedy", "ab4", "strong"]
     }
 
     fn agent(&self, name: &str, seed: u64) -> Option<Box<dyn ProtocolAgent>> {
-        let policy = match name {
-            "random" => Policy::Random,
-            "greedy" => Policy::Greedy,
+        let agent = match name {
+            "random" => BuiltinAgent::new(Policy::Random, seed),
+            "greedy" => BuiltinAgent::new(Policy::Greedy, seed),
+            "ab4" => BuiltinAgent::fixed_depth(4, seed),
+            "strong" => BuiltinAgent::strong(Features::default(), seed),
             _ => return None,
         };
-        Some(Box::new(BuiltinAgent::new(policy, seed)))
+        Some(Box::new(agent))
     }
 }

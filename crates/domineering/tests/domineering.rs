@@ -117,7 +117,7 @@ fn conformance_suite() {
 fn registry_entry() {
     assert_eq!(GAME.name(), "domineering");
     assert_eq!(GAME.title(), "Domineering");
-    assert_eq!(GAME.agent_names(), ["random", "greedy"]);
+    assert_eq!(GAME.agent_names(), ["random", "greedy", "ab4", "strong"]);
     assert!(GAME.agent("greedy", 1).is_some());
     assert!(GAME.agent("minimax", 1).is_none());
     let error = GAME.referee(&input_config("0 0 0\n")).err().expect("a bad input is refused");
@@ -473,5 +473,69 @@ proptest! {
         let _ = line.parse::<AgentLine>();
         let _ = args.join(" ").parse::<JudgeLine>();
         let _ = parse_input(&args.join("\n"));
+    }
+}
+
+// ---------------------------------------------------------------- searching agents
+
+/// A game between two built-in agents timed by the wall clock (not the
+/// conformance suite's steady 1 ms), so a slow reply is a real TLE.
+fn play_timed(first: &str, second: &str, seed: u64, game_ms: u64) -> Outcome {
+    use versus_core::conformance::play_endpoints;
+    use versus_core::LocalEndpoint;
+    let config = GameConfig { seed, time: TimeControl { game_ms, ready_ms: 3_000 }, input: None };
+    let agent = |name: &str, side: u64| GAME.agent(name, seed * 2 + side).unwrap();
+    let mut a = LocalEndpoint::new(agent(first, 1));
+    let mut b = LocalEndpoint::new(agent(second, 2));
+    play_endpoints(&GAME, &config, BySide::new(&mut a, &mut b)).0
+}
+
+#[test]
+fn searching_agents_finish_games_without_faults() {
+    let pairings =
+        [("strong", "random"), ("greedy", "strong"), ("ab4", "random"), ("greedy", "ab4")];
+    for (seed, (first, second)) in pairings.into_iter().enumerate() {
+        let outcome = play_timed(first, second, seed as u64, 1_000);
+        assert_eq!(outcome.faults, BySide::new(None, None), "{first} vs {second}");
+        if first == "strong" || second == "strong" {
+            let strong = if first == "strong" { Side::First } else { Side::Second };
+            assert_eq!(outcome.result.winner(), Some(strong), "{first} vs {second}: {outcome:?}");
+        }
+    }
+}
+
+/// A small clock, but not so small that a loaded CI machine's scheduling
+/// stalls decide the test.
+#[test]
+fn strong_keeps_within_a_small_clock() {
+    for seed in 0..3 {
+        let outcome = play_timed("strong", "ab4", seed, 1_000);
+        assert_eq!(outcome.faults.first, None, "seed {seed}: {outcome:?}");
+        let outcome = play_timed("ab4", "strong", seed, 1_000);
+        assert_eq!(outcome.faults.second, None, "seed {seed}: {outcome:?}");
+    }
+}
+
+#[test]
+fn strong_speaks_the_protocol_on_stdio() {
+    let values = "1 2 3 0 1 2 3 0\n".repeat(8);
+    let input = format!(
+        "{values}READY SECOND\nOPP 4 4 3\nTURN 9000 9997\nOPP 1 1 2\nTURN 8000 9995\nFINISH\n"
+    );
+    let mut agent = GAME.agent("strong", 7).unwrap();
+    let mut output = Vec::new();
+    versus_core::run_stdio(agent.as_mut(), input.as_bytes(), &mut output).unwrap();
+    let replies: Vec<String> =
+        String::from_utf8(output).unwrap().lines().map(String::from).collect();
+    assert_eq!(replies.len(), 3, "{replies:?}");
+    assert_eq!(replies[0], "OK");
+    // Follow the game: each reply is a legal move where it is given.
+    let mut state = State::new(parse_input(&values).map_err(|e| e.to_string()).unwrap());
+    for (opp, reply) in ["4 4", "1 1"].iter().zip(&replies[1..]) {
+        state.play(opp.parse().unwrap()).unwrap();
+        let AgentLine::Move(mv) = reply.parse::<AgentLine>().unwrap() else {
+            panic!("{reply} is not a move");
+        };
+        state.play(mv).unwrap_or_else(|e| panic!("{reply}: {e}"));
     }
 }

@@ -9,14 +9,32 @@
 //!   the tiles entered the hand, see [`crate::rules`]), then cell index. It
 //!   uses no randomness.
 
+use std::time::Instant;
+
 use versus_core::{AgentError, GameRng, ProtocolAgent, Side};
 
 use crate::protocol::{AgentLine, JudgeLine};
 use crate::rules::{Cell, Move, State};
 
+/// The clock when a move is asked for: the budget the `TIME` line gave and
+/// the moment the line was read.
+#[derive(Clone, Copy, Debug)]
+pub struct Clock {
+    pub remaining_ms: u64,
+    pub asked: Instant,
+}
+
+impl Clock {
+    /// `remaining_ms` left, counted from now.
+    #[must_use]
+    pub fn starting_now(remaining_ms: u64) -> Self {
+        Clock { remaining_ms, asked: Instant::now() }
+    }
+}
+
 /// How an agent picks its move; called only when it has one.
 pub trait Policy: Send {
-    fn choose(&mut self, state: &State, side: Side) -> Move;
+    fn choose(&mut self, state: &State, side: Side, clock: Clock) -> Move;
 }
 
 /// Uniform over the legal moves.
@@ -33,7 +51,7 @@ impl RandomPolicy {
 }
 
 impl Policy for RandomPolicy {
-    fn choose(&mut self, state: &State, _side: Side) -> Move {
+    fn choose(&mut self, state: &State, _side: Side, _clock: Clock) -> Move {
         let moves = state.legal_moves();
         moves[self.rng.below(moves.len() as u64) as usize]
     }
@@ -45,7 +63,7 @@ impl Policy for RandomPolicy {
 pub struct GreedyPolicy;
 
 impl Policy for GreedyPolicy {
-    fn choose(&mut self, state: &State, side: Side) -> Move {
+    fn choose(&mut self, state: &State, side: Side, _clock: Clock) -> Move {
         let board = state.board();
         let mut best: Option<(u32, Move)> = None;
         for &tile in state.hand(side).tiles() {
@@ -101,6 +119,7 @@ pub fn greedy() -> Agent<GreedyPolicy> {
 
 impl<P: Policy> ProtocolAgent for Agent<P> {
     fn respond(&mut self, line: &str) -> Result<Option<String>, AgentError> {
+        let asked = Instant::now();
         let parsed: JudgeLine =
             line.parse().map_err(|e| AgentError::new(format!("{line:?}: {e}")))?;
         let problem = |e: &dyn std::fmt::Display| AgentError::new(format!("{line:?}: {e}"));
@@ -118,7 +137,7 @@ impl<P: Policy> ProtocolAgent for Agent<P> {
                 self.state = Some(State::from_hands(hands).map_err(|e| problem(&e))?);
                 Ok(None)
             }
-            JudgeLine::Time { .. } => {
+            JudgeLine::Time { mine, .. } => {
                 let (side, state) = match (self.side, &self.state) {
                     (Some(side), Some(state)) => (side, state),
                     _ => return Err(problem(&"TIME before READY and INIT")),
@@ -126,7 +145,7 @@ impl<P: Policy> ProtocolAgent for Agent<P> {
                 if state.side_to_move() != Some(side) {
                     return Err(problem(&"not this agent's turn"));
                 }
-                let mv = self.policy.choose(state, side);
+                let mv = self.policy.choose(state, side, Clock { remaining_ms: mine, asked });
                 self.sent = Some(mv);
                 Ok(Some(AgentLine::Put(mv).to_string()))
             }

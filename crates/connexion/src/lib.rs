@@ -13,9 +13,13 @@
 
 pub mod agents;
 pub mod log;
+pub mod position;
 pub mod protocol;
 pub mod referee;
+pub mod reference;
 pub mod rules;
+pub mod strong;
+pub mod tree;
 
 use versus_core::{ConfigError, Game, GameConfig, ProtocolAgent, Referee};
 
@@ -44,13 +48,18 @@ impl Game for ConnexionGame {
     }
 
     fn agent_names(&self) -> &'static [&'static str] {
-        &["random", "greedy"]
+        &["random", "greedy", "margin", "minimax3", "strong"]
     }
 
     fn agent(&self, name: &str, seed: u64) -> Option<Box<dyn ProtocolAgent>> {
         match name {
             "random" => Some(Box::new(agents::random(seed))),
             "greedy" => Some(Box::new(agents::greedy())),
+            "margin" => Some(Box::new(agents::Agent::new(reference::MarginPolicy))),
+            "minimax3" => Some(Box::new(agents::Agent::new(reference::Minimax3Policy))),
+            "strong" => Some(Box::new(agents::Agent::new(strong::StrongPolicy::new(
+                strong::Params::default(),
+            )))),
             _ => None,
         }
     }

@@ -7,7 +7,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use proptest::prelude::*;
-use versus_connexion::agents::{self, GreedyPolicy, Policy};
+use versus_connexion::agents::{self, Clock, GreedyPolicy, Policy};
 use versus_connexion::log::testing_tool_log;
 use versus_connexion::protocol::{parse_put, AgentLine, JudgeLine};
 use versus_connexion::referee::{parse_input, ConnexionReferee};
@@ -15,8 +15,8 @@ use versus_connexion::rules::{scores_from_scratch, Board, Cell, Move, State, Til
 use versus_connexion::GAME;
 use versus_core::transcript::Transcript;
 use versus_core::{
-    play, Action, BySide, Fault, GameConfig, GameRng, LocalEndpoint, ProtocolAgent, RecordLine,
-    Referee, Reply, Side, TimeControl,
+    play, Action, BySide, Fault, Game, GameConfig, GameRng, LocalEndpoint, ProtocolAgent,
+    RecordLine, Referee, Reply, Side, TimeControl,
 };
 
 fn data(path: &str) -> String {
@@ -523,7 +523,7 @@ fn greedy_follows_its_rule() {
         let state = random_state(&mut rng, game % 64);
         let side = state.side_to_move().unwrap();
         assert_eq!(
-            GreedyPolicy.choose(&state, side),
+            GreedyPolicy.choose(&state, side, Clock::starting_now(10_000)),
             greedy_by_brute_force(&state, side),
             "{state}"
         );
@@ -532,7 +532,7 @@ fn greedy_follows_its_rule() {
     let state = random_state(&mut rng, 0);
     let first_tile = state.hand(Side::First).tiles()[0];
     assert_eq!(
-        GreedyPolicy.choose(&state, Side::First),
+        GreedyPolicy.choose(&state, Side::First, Clock::starting_now(10_000)),
         Move { cell: cell("a1+"), tile: first_tile }
     );
 }
@@ -611,4 +611,65 @@ fn log_of_a_complete_game() {
     assert_eq!(lines[68..], ["FINISH", "SCOREFIRST 158", "SCORESECOND 128"]);
     assert_eq!(lines[2], "[RESULT \"1-0\"]");
     assert!(testing_tool_log(BySide::new("a", "b"), &transcript.lines).is_err());
+}
+
+// ------------------------------------------------------ reference and strong
+
+/// One game between built-in agents in-process with real clocks of
+/// `game_ms` each.
+fn play_timed(first: &str, second: &str, seed: u64, game_ms: u64) -> versus_core::Outcome {
+    let config = GameConfig { seed, time: TimeControl { game_ms, ready_ms: 3_000 }, input: None };
+    let mut referee = ConnexionReferee::new(&config).unwrap();
+    let mut endpoints = BySide::new(
+        LocalEndpoint::new(GAME.agent(first, seed).unwrap()),
+        LocalEndpoint::new(GAME.agent(second, seed + 1).unwrap()),
+    );
+    play(&mut referee, BySide::new(&mut endpoints.first, &mut endpoints.second), &mut |_| {})
+}
+
+#[test]
+fn new_agents_play_whole_games_without_faults() {
+    for (name, game_ms) in [("margin", 1_000), ("minimax3", 1_000), ("strong", 600)] {
+        for (seed, opponent) in [(1, "random"), (2, "greedy")] {
+            let outcome = play_timed(name, opponent, seed, game_ms);
+            assert_eq!(outcome.faults.first, None, "{name} first vs {opponent}");
+            let outcome = play_timed(opponent, name, seed, game_ms);
+            assert_eq!(outcome.faults.second, None, "{name} second vs {opponent}");
+        }
+    }
+}
+
+#[test]
+fn strong_keeps_within_a_tiny_clock() {
+    for seed in 0..2 {
+        let outcome = play_timed("strong", "minimax3", seed, 1_000);
+        assert_eq!(outcome.faults.first, None, "seed {seed}: {outcome:?}");
+        let outcome = play_timed("greedy", "strong", seed, 1_000);
+        assert_eq!(outcome.faults.second, None, "seed {seed}: {outcome:?}");
+    }
+}
+
+#[test]
+fn strong_speaks_the_protocol_on_stdio() {
+    let input = "READY SECOND\nINIT R1 R2 R3 R4 G1 Y1 Y2 Y3 Y4 B1\nOPP a1+ Y1 B2 7\n\
+                 TIME 10000 9993\nGET G3\nOPP b2- B2 G4 5\nTIME 9950 9988\nGET R1\nFINISH\n";
+    let mut agent = GAME.agent("strong", 3).unwrap();
+    let mut output = Vec::new();
+    versus_core::run_stdio(agent.as_mut(), input.as_bytes(), &mut output).unwrap();
+    let replies: Vec<String> =
+        String::from_utf8(output).unwrap().lines().map(String::from).collect();
+    assert_eq!(replies.len(), 3, "{replies:?}");
+    assert_eq!(replies[0], "OK");
+    // Replay the game as the agent saw it: each PUT must be legal there.
+    let hands = BySide::new(
+        ["Y1", "Y2", "Y3", "Y4", "B1"].map(tile),
+        ["R1", "R2", "R3", "R4", "G1"].map(tile),
+    );
+    let mut state = State::from_hands(hands).unwrap();
+    let opp = |text: &str| text.parse::<Move>().unwrap();
+    state.play_drawing(opp("a1+ Y1"), Some(tile("B2"))).unwrap();
+    state.play_drawing(parse_put(&replies[1]).unwrap(), Some(tile("G3"))).unwrap();
+    // The transcript's b2- must have been left free for it to be valid.
+    state.play_drawing(opp("b2- B2"), Some(tile("G4"))).unwrap();
+    state.play_drawing(parse_put(&replies[2]).unwrap(), Some(tile("R1"))).unwrap();
 }

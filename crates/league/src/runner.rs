@@ -433,7 +433,7 @@ pub fn run(
     let limits = Limits::default();
     // A bounded channel: a worker waits when `jobs` games wait to be
     // stored, so a decided SPRT stops within a few games.
-    let (sender, receiver) = mpsc::sync_channel::<Played>(jobs.max(1));
+    let (sender, receiver) = mpsc::sync_channel::<Played>(16 * jobs.max(1));
 
     let outcome = thread::scope(|scope| -> Result<(), RunError> {
         for _ in 0..jobs.max(1) {
@@ -499,10 +499,12 @@ fn store_games(
 ) -> Result<(), RunError> {
     let mut games = Vec::with_capacity(batch.len());
     let mut counted = Vec::with_capacity(batch.len());
+    // The load average moves every few seconds: once a batch is enough.
+    let load = load_centi();
     for played in batch {
         let slot = played.slot;
         let (outcome, record) = played.result?;
-        let lag = JudgeLag { load_centi: load_centi(), ..judge_lag(&record) };
+        let lag = JudgeLag { load_centi: load, ..judge_lag(&record) };
         let flag = harness_fault(&outcome, &lag);
         let seats = slot.seats();
         counted.push((slot, outcome, reply_times_us(&record), flag.clone(), lag));

@@ -734,8 +734,11 @@ fn insert_in(tx: &Transaction<'_>, run: RunId, game: &NewGame) -> Result<GameId,
     let times = reply_times_us(&game.record);
     let faults = outcome.faults.as_ref().map(|fault| fault.as_ref().map(json_text));
 
+    // Cached statements: a league stores thousands of games a second, and
+    // parsing the SQL each time was a tenth of the store's work.
     let run_game: String = tx
-        .query_row("SELECT game FROM runs WHERE id = ?1", [run.0], |row| row.get(0))
+        .prepare_cached("SELECT game FROM runs WHERE id = ?1")?
+        .query_row([run.0], |row| row.get(0))
         .optional()?
         .ok_or(StoreError::NoSuchRun(run))?;
     if header.game != run_game {
@@ -747,11 +750,8 @@ fn insert_in(tx: &Transaction<'_>, run: RunId, game: &NewGame) -> Result<GameId,
     for side in Side::BOTH {
         let agent = game.agents[side];
         let spec: String = tx
-            .query_row(
-                "SELECT spec FROM agents WHERE id = ?1 AND run_id = ?2",
-                params![agent.0, run.0],
-                |row| row.get(0),
-            )
+            .prepare_cached("SELECT spec FROM agents WHERE id = ?1 AND run_id = ?2")?
+            .query_row(params![agent.0, run.0], |row| row.get(0))
             .optional()?
             .ok_or(StoreError::ForeignAgent { run, agent })?;
         if header.agents[side] != spec {
@@ -762,39 +762,39 @@ fn insert_in(tx: &Transaction<'_>, run: RunId, game: &NewGame) -> Result<GameId,
         }
     }
     if game.harness_flag.is_none() {
-        let taken: bool = tx.query_row(
-            "SELECT EXISTS (SELECT 1 FROM games
-             WHERE run_id = ?1 AND slot = ?2 AND harness_flag IS NULL)",
-            params![run.0, game.slot],
-            |row| row.get(0),
-        )?;
+        let taken: bool = tx
+            .prepare_cached(
+                "SELECT EXISTS (SELECT 1 FROM games
+                 WHERE run_id = ?1 AND slot = ?2 AND harness_flag IS NULL)",
+            )?
+            .query_row(params![run.0, game.slot], |row| row.get(0))?;
         if taken {
             return Err(StoreError::DuplicateSlot { run, slot: game.slot.clone() });
         }
     }
-    tx.execute(
+    tx.prepare_cached(
         "INSERT INTO games (run_id, slot, seed, first_agent, second_agent, result,
              first_score, second_score, first_fault, second_fault, move_times,
              judge_lag, harness_flag, record, finished_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
-        params![
-            run.0,
-            game.slot,
-            header.config.seed.to_string(),
-            game.agents.first.0,
-            game.agents.second.0,
-            outcome.result.notation(),
-            outcome.scores.first,
-            outcome.scores.second,
-            faults.first,
-            faults.second,
-            json_text(&times),
-            game.judge_lag.as_ref().map(json_text),
-            game.harness_flag,
-            record,
-            now_ms(),
-        ],
-    )?;
+    )?
+    .execute(params![
+        run.0,
+        game.slot,
+        header.config.seed.to_string(),
+        game.agents.first.0,
+        game.agents.second.0,
+        outcome.result.notation(),
+        outcome.scores.first,
+        outcome.scores.second,
+        faults.first,
+        faults.second,
+        json_text(&times),
+        game.judge_lag.as_ref().map(json_text),
+        game.harness_flag,
+        record,
+        now_ms(),
+    ])?;
     Ok(GameId(tx.last_insert_rowid()))
 }
 

@@ -190,6 +190,19 @@ fn flags_override_the_config_file() {
 }
 
 #[test]
+fn the_strong_agent_plays_whole_games_under_the_tool() {
+    // Child processes with a short clock, both colours, the tool's own log:
+    // the agent speaks the public protocol, not only our in-process one.
+    let (strong, greedy) = (program("strong"), program("greedy"));
+    for (a, b, winner) in [(&strong, &greedy, "1-0"), (&greedy, &strong, "0-1")] {
+        let output = tool(&["-a", a, "-b", b, "-s", "--seed", "3", "--time-ms", "2000"]);
+        assert!(output.status.success(), "{}", stderr(&output));
+        let log = stdout(&output);
+        assert_eq!(check_log(&log, [a, b], None), winner, "{log}");
+    }
+}
+
+#[test]
 fn without_an_input_the_draws_follow_the_seed() {
     let run = |seed: &str| {
         let output = tool(&["-a", "builtin:greedy", "-b", "builtin:random", "-s", "--seed", seed]);

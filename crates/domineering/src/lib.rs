@@ -60,9 +60,6 @@ impl Game for DomineeringGame {
             "greedy" => BuiltinAgent::new(Policy::Greedy, seed),
             "ab4" => BuiltinAgent::fixed_depth(4, seed),
             "strong" => BuiltinAgent::strong(Features::default(), seed),
-            "strong-nocomp" => {
-                BuiltinAgent::strong(Features { components: false, ..Features::default() }, seed)
-            }
             _ => return None,
         };
         Some(Box::new(agent))

@@ -90,21 +90,6 @@ fn fill_columns(mut seed: u64, empty: u64) -> u64 {
     }
 }
 
-/// The cells of `seed` and every cell of `cells` joined to them by a chain of
-/// orthogonally adjacent cells of `cells`: a component no domino outside it
-/// can touch.
-#[inline]
-fn fill_component(mut seed: u64, cells: u64) -> u64 {
-    loop {
-        let sideways = ((seed << 1) & NOT_FIRST_COLUMN) | ((seed >> 1) & NOT_LAST_COLUMN);
-        let next = seed | (sideways | (seed << 8) | (seed >> 8)) & cells;
-        if next == seed {
-            return seed;
-        }
-        seed = next;
-    }
-}
-
 /// The best packings of dominoes along a line of 8 cells, for every set of
 /// empty cells of the line (bit `i` = cell `i`).
 #[derive(Clone, Debug)]
@@ -373,14 +358,11 @@ pub struct Features {
     pub solve: bool,
     /// Evaluate the contested area (packings and tempo), not only the private cells.
     pub evaluation: bool,
-    /// Tempo over independent components: the sides take the best move of
-    /// one component each in turn, not only the mover's best move.
-    pub components: bool,
 }
 
 impl Default for Features {
     fn default() -> Self {
-        Features { split: true, solve: true, evaluation: true, components: true }
+        Features { split: true, solve: true, evaluation: true }
     }
 }
 
@@ -455,62 +437,17 @@ impl Engine {
 
     /// A guess of the contested area's value for `player` to move: half the
     /// difference of what each could pack into it alone, as both will get
-    /// some of it, plus half the tempo.
+    /// some of it, plus half the best move now, the tempo.
     fn evaluate(&self, contested: u64, player: Player, mine: u64) -> i32 {
         if !self.features.evaluation {
             return 0;
         }
         let packings = [self.board.row_packing(contested), self.board.column_packing(contested)];
-        let tempo = if self.features.components {
-            self.component_tempo(contested, player)
-        } else {
-            self.best_domino(player, mine)
-        };
-        (packings[player] - packings[1 - player]) * SCALE / 2 + tempo * SCALE / 2
-    }
-
-    /// The most `player` earns with one of the dominoes anchored at `anchors`.
-    fn best_domino(&self, player: Player, anchors: u64) -> i32 {
-        Cell::iter(anchors)
-            .map(|anchor| self.board.domino_value(player, u32::from(anchor.index())))
-            .max()
-            .unwrap_or(0)
-    }
-
-    /// The tempo of a contested area made of independent components (no
-    /// domino can touch two): the sides take turns, each taking its best
-    /// domino in a component nobody has played in yet, `player` first; what
-    /// `player` takes minus what the opponent takes. With one component this
-    /// is the mover's best domino. A guess, not a value: these games do not
-    /// add up exactly (tempo, passes), which is why the search still plays
-    /// the components together.
-    fn component_tempo(&self, contested: u64, player: Player) -> i32 {
-        const MAX: usize = 16;
-        let mut best = [[0i32; 2]; MAX];
-        let mut count = 0;
-        let mut rest = contested;
-        while rest != 0 && count < MAX {
-            let component = fill_component(rest & rest.wrapping_neg(), contested);
-            rest &= !component;
-            best[count] = [
-                self.best_domino(player, anchors(player, component)),
-                self.best_domino(1 - player, anchors(1 - player, component)),
-            ];
-            count += 1;
+        let mut best_now = 0;
+        for anchor in Cell::iter(mine) {
+            best_now = best_now.max(self.board.domino_value(player, u32::from(anchor.index())));
         }
-        let mut tempo = 0;
-        let mut taken = [false; MAX];
-        for turn in 0..count {
-            let side = turn % 2;
-            let Some(pick) =
-                (0..count).filter(|&c| !taken[c]).max_by_key(|&c| (best[c][side], c))
-            else {
-                break;
-            };
-            taken[pick] = true;
-            tempo += if side == 0 { best[pick][0] } else { -best[pick][1] };
-        }
-        tempo
+        (packings[player] - packings[1 - player]) * SCALE / 2 + best_now * SCALE / 2
     }
 
     /// The order key of `player`'s move at `anchor`: what it earns. (Adding
@@ -1041,36 +978,6 @@ mod tests {
             state.play_unchecked(Move::Pass);
         }
         state
-    }
-
-    #[test]
-    fn component_tempo_alternates_over_independent_components() {
-        // Three 2x2 blocks in row pairs 0-1, far apart: dominoes worth 6
-        // (columns 0-1), 2 (columns 3-4) and 4 (columns 6-7) either way.
-        let mut cells = [0u8; 64];
-        for row in 0..2 {
-            for (columns, value) in [(0..2, 3), (3..5, 1), (6..8, 2)] {
-                for column in columns {
-                    cells[8 * row + column] = value;
-                }
-            }
-        }
-        let engine = Engine::new(&Values::from_array(cells).unwrap(), 4, Features::default());
-        let block = |column: u64| 0x303 << column;
-        let all = block(0) | block(3) | block(6);
-        assert_eq!(fill_component(1, all), block(0));
-        assert_eq!(fill_component(1 << 7, all), block(6));
-        // One component: the mover's best domino.
-        assert_eq!(engine.component_tempo(block(3), 0), 2);
-        // Mover 6, opponent 4, mover 2.
-        assert_eq!(engine.component_tempo(all, 0), 4);
-        assert_eq!(engine.component_tempo(all, 1), 4);
-        // Two: mover 6, opponent 2.
-        assert_eq!(engine.component_tempo(block(0) | block(3), 1), 4);
-        // Joined by a cell they become one component, worth the best domino.
-        let joined = block(0) | block(3) | 1 << 2;
-        assert_eq!(fill_component(1, joined), joined);
-        assert_eq!(engine.component_tempo(joined, 0), 6);
     }
 
     #[test]

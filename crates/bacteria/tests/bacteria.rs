@@ -376,16 +376,8 @@ proptest! {
 // ---------------------------------------------------------------------------
 // Searching agents
 
-/// A game between two built-in agents timed by the wall clock (not the
-/// conformance suite's steady 1 ms), so a slow reply is a real TLE.
 fn play_timed(first: &str, second: &str, seed: u64, game_ms: u64) -> versus_core::Outcome {
-    use versus_core::conformance::play_endpoints;
-    use versus_core::LocalEndpoint;
-    let config = GameConfig { seed, time: TimeControl { game_ms, ready_ms: 3_000 }, input: None };
-    let agent = |name: &str, side: u64| GAME.agent(name, seed * 2 + side).unwrap();
-    let mut a = LocalEndpoint::new(agent(first, 1));
-    let mut b = LocalEndpoint::new(agent(second, 2));
-    play_endpoints(&GAME, &config, BySide::new(&mut a, &mut b)).0
+    versus_core::conformance::play_timed(&GAME, first, second, seed, game_ms)
 }
 
 #[test]

@@ -14,8 +14,8 @@ use versus_betris::{BetrisGame, GAME};
 use versus_core::conformance::{self, play_builtin};
 use versus_core::transcript::Transcript;
 use versus_core::{
-    play, run_stdio, Action, BySide, ConfigError, Endpoint, Fault, Game, GameConfig, GameResult,
-    GameRng, LocalEndpoint, Outcome, RecordLine, Referee, Reply, Side, TimeControl,
+    run_stdio, Action, BySide, ConfigError, Fault, Game, GameConfig, GameResult, GameRng, Outcome,
+    RecordLine, Referee, Reply, Side, TimeControl,
 };
 
 const SMALL: Params = Params {
@@ -807,16 +807,9 @@ fn new_agents_play_clean_games() {
 fn strong_stays_within_a_tiny_clock() {
     // Real elapsed time this time, not the suite's steady 1 ms a reply.
     for seed in 0..3 {
-        let config = clock(seed, 300);
-        let mut referee = GAME.referee(&config).unwrap();
-        let mut strong = LocalEndpoint::new(GAME.agent("strong", seed).unwrap());
-        let mut greedy = LocalEndpoint::new(GAME.agent("greedy", seed).unwrap());
-        let endpoints: BySide<&mut dyn Endpoint> = if seed % 2 == 0 {
-            BySide::new(&mut strong, &mut greedy)
-        } else {
-            BySide::new(&mut greedy, &mut strong)
-        };
-        let outcome = play(referee.as_mut(), endpoints, &mut |_| {});
+        let (first, second) =
+            if seed % 2 == 0 { ("strong", "greedy") } else { ("greedy", "strong") };
+        let outcome = versus_core::conformance::play_timed(&GAME, first, second, seed, 300);
         assert_eq!(outcome.faults, BySide::default(), "seed {seed}");
     }
 }

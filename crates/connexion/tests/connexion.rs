@@ -615,16 +615,8 @@ fn log_of_a_complete_game() {
 
 // ------------------------------------------------------ reference and strong
 
-/// One game between built-in agents in-process with real clocks of
-/// `game_ms` each.
 fn play_timed(first: &str, second: &str, seed: u64, game_ms: u64) -> versus_core::Outcome {
-    let config = GameConfig { seed, time: TimeControl { game_ms, ready_ms: 3_000 }, input: None };
-    let mut referee = ConnexionReferee::new(&config).unwrap();
-    let mut endpoints = BySide::new(
-        LocalEndpoint::new(GAME.agent(first, seed).unwrap()),
-        LocalEndpoint::new(GAME.agent(second, seed + 1).unwrap()),
-    );
-    play(&mut referee, BySide::new(&mut endpoints.first, &mut endpoints.second), &mut |_| {})
+    versus_core::conformance::play_timed(&GAME, first, second, seed, game_ms)
 }
 
 #[test]

@@ -40,6 +40,22 @@ pub fn play_builtin(
     play_endpoints(game, config, BySide::new(&mut endpoints.first, &mut endpoints.second))
 }
 
+/// One game between two built-in agents in-process, timed by the wall clock
+/// with `game_ms` each (not the suite's steady 1 ms), so that a slow reply is
+/// a real TLE: what the searching agents' time-management tests use. The
+/// agents' seeds are `2 seed + 1` and `2 seed + 2`.
+pub fn play_timed(game: &dyn Game, first: &str, second: &str, seed: u64, game_ms: u64) -> Outcome {
+    let config = GameConfig { seed, time: TimeControl { game_ms, ready_ms: 3_000 }, input: None };
+    let make = |name: &str, side: u64| {
+        let agent = game
+            .agent(name, seed * 2 + side)
+            .unwrap_or_else(|| panic!("{} has no agent {name}", game.name()));
+        LocalEndpoint::new(agent)
+    };
+    let (mut a, mut b) = (make(first, 1), make(second, 2));
+    play_endpoints(game, &config, BySide::new(&mut a, &mut b)).0
+}
+
 /// Plays one game between two endpoints and returns its outcome and record.
 pub fn play_endpoints(
     game: &dyn Game,

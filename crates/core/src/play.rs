@@ -18,8 +18,11 @@ pub trait Endpoint {
     /// The next line, waiting until `limit` after the end of the last `send`.
     fn receive(&mut self, limit: Duration) -> Reply;
     /// How late the judge was on the last `receive`: from a line's arrival
-    /// to its taking, or from the deadline to the wake-up that saw none.
-    /// Large values mean the machine, not the agent, was slow.
+    /// (or, if it arrived earlier, from the start of the `receive` call) to
+    /// its taking, or from the deadline to the wake-up that saw none. A line
+    /// that waited while the judge was reading the other side of a
+    /// simultaneous request is not lag. Large values mean the machine, not
+    /// the agent, was slow.
     fn lag(&self) -> Duration {
         Duration::ZERO
     }

@@ -264,11 +264,13 @@ impl Endpoint for ChildEndpoint {
             return Reply::Gone(fault.clone());
         }
         let deadline = self.sent_at + limit;
-        let wait = deadline.saturating_duration_since(Instant::now());
-        let event = self.events.recv_timeout(wait);
+        let asked = Instant::now();
+        let event = self.events.recv_timeout(deadline.saturating_duration_since(asked));
         let now = Instant::now();
         self.lag = match &event {
-            Ok(Event::Line(_, at)) => now.saturating_duration_since(*at),
+            // A line that came while the judge waited for the other side of a
+            // simultaneous request was not the judge's to read yet.
+            Ok(Event::Line(_, at)) => now.saturating_duration_since((*at).max(asked)),
             _ => now.saturating_duration_since(deadline),
         };
         match event {

@@ -299,3 +299,34 @@ fn a_missing_working_directory_is_an_error_not_a_verdict() {
             .expect_err("must not start");
     assert!(error.to_string().contains("/nonexistent/dir"), "{error}");
 }
+
+#[test]
+fn a_reply_waiting_for_the_judge_to_read_the_other_side_is_not_lag() {
+    // READY goes to both at once; the judge waits out the silent first
+    // player before it reads the second's OK, which came at once. That wait
+    // is the protocol's, not a late judge's: counting it would flag every
+    // time-out on a simultaneous request as the harness's fault.
+    let config = GameConfig { seed: 5, time: TIME, input: None };
+    // The extra word keeps the survivor checks of tests running alongside
+    // with the same behaviours apart from these processes.
+    let (silent, pass) = ("silent lag", "pass lag");
+    let agents = BySide::new(program(silent), program(pass));
+    let mut lines = Vec::new();
+    let outcome =
+        run_game(&versus_domineering::GAME, &config, &agents, &Limits::default(), &mut |l| {
+            lines.push(l)
+        })
+        .expect("the game starts");
+    assert_no_survivors(silent);
+    assert_no_survivors(pass);
+    assert_eq!(outcome.faults.first, Some(Fault::Stall), "{outcome:?}");
+    let ok = lines.iter().find_map(|line| match line {
+        RecordLine::Recv { side: Side::Second, elapsed_ns, lag_us, .. } => {
+            Some((*elapsed_ns, *lag_us))
+        }
+        _ => None,
+    });
+    let (elapsed_ns, lag_us) = ok.expect("the second player answered READY");
+    assert!(elapsed_ns < 500_000_000, "the OK came at once, not {elapsed_ns} ns");
+    assert!(lag_us < 5_000, "{lag_us} us of lag for a line read as soon as it could be");
+}

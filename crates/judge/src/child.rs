@@ -321,7 +321,7 @@ impl Endpoint for ChildEndpoint {
         let _ = self.child.wait();
         self.wait_all(self.grace);
         self.monitor.stop();
-        self.monitor.reap_orphans();
+        self.monitor.reap_orphans(self.grace);
         // The last words on standard error belong in the record.
         let deadline = Instant::now() + Duration::from_millis(200);
         while !self.debug.lock().unwrap_or_else(|e| e.into_inner()).ended
@@ -339,7 +339,7 @@ impl Drop for ChildEndpoint {
             self.signal_all(Signal::KILL);
             let _ = self.child.wait();
             self.monitor.stop();
-            self.monitor.reap_orphans();
+            self.monitor.reap_orphans(self.grace);
         }
     }
 }

@@ -13,7 +13,7 @@ use std::fs;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use std::sync::Once;
 
@@ -116,16 +116,33 @@ impl Monitor {
     }
 
     /// Collects the exit status of every orphan of this agent that the judge
-    /// adopted, so none is left a zombie.
-    pub fn reap_orphans(&self) {
+    /// adopted, so none is left a zombie: those seen in the tree, and any
+    /// other child of the judge in the agent's process group (a fork bomb
+    /// makes processes faster than the tree is sampled; as zombies they would
+    /// hold their pids for as long as the judge runs). One still alive is
+    /// killed first. Gives up after `patience`.
+    pub fn reap_orphans(&self, patience: Duration) {
         let me = getpid().as_raw_nonzero().get();
-        let pids = self.seen.lock().unwrap_or_else(|e| e.into_inner()).pids.clone();
-        for pid in pids {
-            if pid != self.root && parent(pid) == Some(me) {
-                if let Some(pid) = Pid::from_raw(pid) {
-                    let _ = waitpid(Some(pid), WaitOptions::NOHANG);
+        let seen = self.seen.lock().unwrap_or_else(|e| e.into_inner()).pids.clone();
+        let deadline = Instant::now() + patience;
+        loop {
+            let mut waiting = false;
+            for pid in children_of(me) {
+                if pid == self.root || !(seen.contains(&pid) || group(pid) == Some(self.root)) {
+                    continue;
+                }
+                let Some(child) = Pid::from_raw(pid) else { continue };
+                if is_running(pid) {
+                    let _ = kill_process(child, Signal::KILL);
+                    waiting = true;
+                } else {
+                    let _ = waitpid(Some(child), WaitOptions::NOHANG);
                 }
             }
+            if !waiting || Instant::now() >= deadline {
+                return;
+            }
+            thread::sleep(Duration::from_millis(1));
         }
     }
 
@@ -175,9 +192,16 @@ fn children_of(pid: i32) -> Vec<i32> {
     children
 }
 
-fn parent(pid: i32) -> Option<i32> {
+/// Field `n` of `/proc/<pid>/stat` counted from the state (0), after the
+/// parenthesised command name, which may hold spaces.
+fn stat_field(pid: i32, n: usize) -> Option<i32> {
     let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    stat.rsplit_once(')')?.1.split_whitespace().nth(1)?.parse().ok()
+    stat.rsplit_once(')')?.1.split_whitespace().nth(n)?.parse().ok()
+}
+
+/// The process group of `pid`.
+fn group(pid: i32) -> Option<i32> {
+    stat_field(pid, 2)
 }
 
 /// `root` and all its descendants that are alive now (empty once `root` is gone).

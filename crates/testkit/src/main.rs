@@ -36,7 +36,10 @@ behaviours:
   grandchild      start a grandchild that keeps the pipes open, then behave
   escape          start a grandchild in its own session, then behave
   memory          allocate and touch 2 GiB at the first TURN
-  fork            start 100 processes at the first TURN"
+  fork            start 100 processes at the first TURN
+  bomb DEPTH      print its pid on stderr, then at the first TURN start a tree
+                  of processes, each of which starts two more, DEPTH levels deep
+  bomb-node DEPTH (a node of that tree)"
 }
 
 fn main() -> ExitCode {
@@ -47,6 +50,10 @@ fn main() -> ExitCode {
     };
     let number = |i: usize| args.get(i).and_then(|a| a.parse::<u64>().ok()).unwrap_or(1);
     match behaviour {
+        "bomb-node" => {
+            bomb(number(1));
+            return ExitCode::SUCCESS;
+        }
         "ignore-term" => {
             // SIG_IGN survives exec: the shell ignores TERM, then becomes us.
             let me = std::env::current_exe().expect("own path");
@@ -68,6 +75,7 @@ fn main() -> ExitCode {
         "grandchild" => {
             Command::new("sleep").arg("601").spawn().expect("sleep starts");
         }
+        "bomb" => eprintln!("pid {}", std::process::id()),
         "escape" => {
             Command::new("setsid").arg("sleep").arg("602").spawn().expect("setsid starts");
         }
@@ -166,9 +174,24 @@ fn turn(
                 let _ = Command::new("sleep").arg("603").spawn();
             }
         }
+        "bomb" if first => bomb(number(1)),
         _ => {}
     }
     false
+}
+
+/// Starts two `bomb-node`s one level less deep (none at depth 0), then
+/// waits for a minute. Their parents die under them, so the judge adopts
+/// grandchildren of every level.
+fn bomb(depth: u64) {
+    if depth > 0 {
+        if let Ok(me) = std::env::current_exe() {
+            for _ in 0..2 {
+                let _ = Command::new(&me).arg("bomb-node").arg((depth - 1).to_string()).spawn();
+            }
+        }
+    }
+    thread::sleep(Duration::from_secs(60));
 }
 
 fn reply(out: &mut impl Write, line: &str) {

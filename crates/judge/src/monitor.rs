@@ -91,13 +91,18 @@ impl Monitor {
     }
 
     /// Sends `signal` to the process group and to every process of the tree
-    /// seen so far (a grandchild may have left the group).
+    /// seen so far or found now (a grandchild may have left the group). The
+    /// ones found now are remembered, so that their orphans are reaped.
     pub fn signal_all(&self, signal: Signal) {
         if let Some(group) = Pid::from_raw(self.root) {
             let _ = kill_process_group(group, signal);
         }
-        let mut pids = self.seen.lock().unwrap_or_else(|e| e.into_inner()).pids.clone();
-        pids.extend(self.tree());
+        let tree = self.tree();
+        let pids = {
+            let mut seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
+            seen.pids.extend(tree);
+            seen.pids.clone()
+        };
         for pid in pids {
             if let Some(pid) = Pid::from_raw(pid) {
                 let _ = kill_process(pid, signal);

@@ -37,9 +37,11 @@ behaviours:
   escape          start a grandchild in its own session, then behave
   memory          allocate and touch 2 GiB at the first TURN
   fork            start 100 processes at the first TURN
-  bomb DEPTH      print its pid on stderr, then at the first TURN start a tree
-                  of processes, each of which starts two more, DEPTH levels deep
-  bomb-node DEPTH (a node of that tree)"
+  bomb DEPTH [escape]
+                  print its pid on stderr, then at the first TURN start a tree
+                  of processes, each of which starts two more, DEPTH levels
+                  deep; with escape each starts in a process group of its own
+  bomb-node DEPTH [escape]  (a node of that tree)"
 }
 
 fn main() -> ExitCode {
@@ -51,7 +53,7 @@ fn main() -> ExitCode {
     let number = |i: usize| args.get(i).and_then(|a| a.parse::<u64>().ok()).unwrap_or(1);
     match behaviour {
         "bomb-node" => {
-            bomb(number(1));
+            bomb(number(1), args.get(2).is_some_and(|a| a == "escape"));
             return ExitCode::SUCCESS;
         }
         "ignore-term" => {
@@ -174,20 +176,25 @@ fn turn(
                 let _ = Command::new("sleep").arg("603").spawn();
             }
         }
-        "bomb" if first => bomb(number(1)),
+        "bomb" if first => bomb(number(1), args.get(2).is_some_and(|a| a == "escape")),
         _ => {}
     }
     false
 }
 
-/// Starts two `bomb-node`s one level less deep (none at depth 0), then
-/// waits for a minute. Their parents die under them, so the judge adopts
-/// grandchildren of every level.
-fn bomb(depth: u64) {
+/// Starts two `bomb-node`s one level less deep (none at depth 0), each in
+/// a process group of its own if `escape`, then waits for a minute. Their
+/// parents die under them, so the judge adopts grandchildren of every level.
+fn bomb(depth: u64, escape: bool) {
     if depth > 0 {
         if let Ok(me) = std::env::current_exe() {
             for _ in 0..2 {
-                let _ = Command::new(&me).arg("bomb-node").arg((depth - 1).to_string()).spawn();
+                let mut node = Command::new(&me);
+                node.arg("bomb-node").arg((depth - 1).to_string());
+                if escape {
+                    node.arg("escape").process_group(0);
+                }
+                let _ = node.spawn();
             }
         }
     }

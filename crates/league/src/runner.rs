@@ -431,9 +431,16 @@ pub fn run(
     let halt = AtomicBool::new(false);
     let mut replays: HashMap<Slot, u32> = HashMap::new();
     let limits = Limits::default();
-    // A bounded channel: a worker waits when `jobs` games wait to be
-    // stored, so a decided SPRT stops within a few games.
-    let (sender, receiver) = mpsc::sync_channel::<Played>(16 * jobs.max(1));
+    // A bounded channel: a worker waits while `waiting` games wait to be
+    // stored. Every commit syncs the disk, so a league lets up to 16 games
+    // per worker pile up and go into one transaction (games of microseconds
+    // would otherwise each wait on a sync); an SPRT keeps one per worker, so
+    // that it stops within a few games of its decision.
+    let waiting = match plan.schedule {
+        Schedule::Sprt { .. } => jobs.max(1),
+        Schedule::League { .. } => 16 * jobs.max(1),
+    };
+    let (sender, receiver) = mpsc::sync_channel::<Played>(waiting);
 
     let outcome = thread::scope(|scope| -> Result<(), RunError> {
         for _ in 0..jobs.max(1) {
@@ -460,10 +467,11 @@ pub fn run(
         drop(sender);
         let mut failure = None;
         while let Ok(first) = receiver.recv() {
-            // Every game already waiting is stored in the same transaction:
+            // The games already waiting (at most a channel's worth, as workers
+            // refill it while it drains) are stored in the same transaction:
             // one sync to disk for all of them.
             let mut batch = vec![first];
-            batch.extend(receiver.try_iter());
+            batch.extend(receiver.try_iter().take(waiting));
             if failure.is_some() {
                 continue;
             }

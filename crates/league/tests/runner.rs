@@ -90,8 +90,25 @@ fn an_sprt_stops_when_it_decides() {
     let (store, id, standing) = play(&plan, RunKind::Sprt, 2);
     let report = sprt_report(&standing, &sprt);
     assert_eq!(report.status, SprtStatus::AcceptH1, "{report:?}");
-    // It stops within a pair or two of the decision, not at max_pairs.
-    assert!(standing.games() < 400, "{}", standing.games());
+    // It stops within a few games of the decision: replay the stored games
+    // in order and find where the test first decided. Past it, at most the
+    // rest of that batch (2), the channel (2) and a game in each of the 2
+    // workers' hands are stored.
+    let mut replayed = Standing::new(vec!["greedy".into(), "random".into()]);
+    let mut decided_at = None;
+    for game in store.results(id).unwrap() {
+        let slot = versus_league::runner::Slot::parse(&game.slot).unwrap();
+        replayed.add(&slot, &game.outcome, &game.move_times_us);
+        if decided_at.is_none() && sprt_report(&replayed, &sprt).status != SprtStatus::Continue {
+            decided_at = Some(replayed.games());
+        }
+    }
+    let decided_at = decided_at.expect("the stored games decide the test");
+    assert!(
+        standing.games() <= decided_at + 6,
+        "decided after {decided_at} games, stopped after {}",
+        standing.games()
+    );
     assert_eq!(store.results(id).unwrap().len() as u64, standing.games());
 }
 

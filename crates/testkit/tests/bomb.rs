@@ -2,6 +2,8 @@
 //! is the judge (a child subreaper), and no other test's agents may be its
 //! children while it counts what the bombs left behind.
 
+mod common;
+
 use versus_core::{BySide, Fault, GameConfig, GameResult, Side, TimeControl};
 use versus_judge::{run_game, AgentSpec, ChildSpec, Limits};
 
@@ -53,18 +55,7 @@ fn fork_bombs_are_killed_and_every_process_of_them_reaped() {
         // for as long as it runs: a long league would run the machine out.
         let left = children();
         assert!(left.is_empty(), "{args}: {} processes left: {left:?}", left.len());
-        let alive: Vec<String> = std::fs::read_dir("/proc")
-            .unwrap()
-            .flatten()
-            .filter_map(|entry| {
-                let pid = entry.file_name().to_string_lossy().parse::<u32>().ok()?;
-                let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).ok()?;
-                let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-                let zombie = stat.rsplit_once(')')?.1.trim_start().starts_with('Z');
-                let node = String::from_utf8_lossy(&cmdline).contains("bomb-node");
-                (node && !zombie).then(|| pid.to_string())
-            })
-            .collect();
+        let alive = common::alive(|cmdline| cmdline.contains("bomb-node"));
         assert!(alive.is_empty(), "{args}: bomb processes alive: {alive:?}");
     }
 }

@@ -2,8 +2,9 @@
 //! `versus-testkit` must end the game within its deadline plus 2 s, with the
 //! right verdict, and leave no process behind.
 
-use std::path::Path;
 use std::time::{Duration, Instant};
+
+mod common;
 
 use versus_core::{BySide, Fault, GameConfig, GameResult, Outcome, RecordLine, Side, TimeControl};
 use versus_judge::{run_game, AgentSpec, ChildSpec, Limits};
@@ -47,24 +48,7 @@ fn play_timed(args: &str, time: TimeControl) -> Played {
 /// No process whose command line names this testkit behaviour is left.
 fn assert_no_survivors(args: &str) {
     let needle = format!("{TESTKIT} {args}");
-    // The sleeps the testkit starts are recognised by their parent chain only
-    // while it lives; look for any `sleep 600` whose process group is gone too.
-    let mut survivors = Vec::new();
-    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
-            continue;
-        };
-        let Ok(cmdline) = std::fs::read(Path::new("/proc").join(pid.to_string()).join("cmdline"))
-        else {
-            continue;
-        };
-        let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
-        let state = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-        let zombie = state.rsplit_once(')').is_some_and(|(_, r)| r.trim_start().starts_with('Z'));
-        if cmdline.trim_end() == needle && !zombie {
-            survivors.push(format!("{pid}: {cmdline}"));
-        }
-    }
+    let survivors = common::alive(|cmdline| cmdline == needle);
     assert!(survivors.is_empty(), "processes left behind: {survivors:?}");
 }
 
@@ -227,19 +211,7 @@ fn a_grandchild_in_its_own_session_is_killed() {
 fn assert_none_alive(command: &str) {
     // Give the kernel a moment to finish the kills and update /proc.
     std::thread::sleep(Duration::from_millis(50));
-    let alive: Vec<String> = std::fs::read_dir("/proc")
-        .unwrap()
-        .flatten()
-        .filter_map(|entry| {
-            let pid = entry.file_name().to_string_lossy().parse::<u32>().ok()?;
-            let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).ok()?;
-            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-            let zombie = stat.rsplit_once(')')?.1.trim_start().starts_with('Z');
-            let matches =
-                String::from_utf8_lossy(&cmdline).replace('\0', " ").trim_end() == command;
-            (matches && !zombie).then(|| pid.to_string())
-        })
-        .collect();
+    let alive = common::alive(|cmdline| cmdline == command);
     assert!(alive.is_empty(), "{command:?} survives: {alive:?}");
 }
 

@@ -5,6 +5,8 @@ use versus_core::{AgentError, GameRng, ProtocolAgent, Side};
 
 use crate::protocol::{AgentLine, JudgeLine, WireMove};
 use crate::rules::{Move, State};
+use crate::search::Searcher;
+use crate::strong::{self, Level};
 
 /// How a built-in agent picks its move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -14,27 +16,50 @@ pub enum Policy {
     /// The most own pieces minus opponent pieces after the move; ties broken
     /// uniformly by the agent's generator.
     Greedy,
+    /// A search ([`crate::strong`]).
+    Search(Level),
 }
 
-/// A built-in agent: a policy, its generator, and the game as it has seen it.
+/// A built-in agent: a policy, its generator, its search tables if it
+/// searches, and the game as it has seen it.
 #[derive(Debug)]
 pub struct BuiltinAgent {
     policy: Policy,
+    seed: u64,
     rng: GameRng,
+    searcher: Option<Box<Searcher>>,
     state: State,
     side: Option<Side>,
 }
 
 impl BuiltinAgent {
-    /// An agent whose random choices come from `GameRng::new(seed)`.
+    /// An agent whose random choices come from `GameRng::new(seed)`, anew
+    /// for each game.
     #[must_use]
     pub fn new(policy: Policy, seed: u64) -> Self {
-        BuiltinAgent { policy, rng: GameRng::new(seed), state: State::start(), side: None }
+        BuiltinAgent {
+            policy,
+            seed,
+            rng: GameRng::new(seed),
+            searcher: None,
+            state: State::start(),
+            side: None,
+        }
     }
 
-    fn choose(&mut self) -> Move {
+    fn choose(&mut self, my_time_ms: u64) -> Move {
         let moves = self.state.legal_moves();
         let candidates = match self.policy {
+            Policy::Search(level) => {
+                return strong::choose(
+                    level,
+                    &mut self.searcher,
+                    &mut self.rng,
+                    &self.state,
+                    moves,
+                    my_time_ms,
+                );
+            }
             Policy::Random => moves,
             Policy::Greedy => {
                 // Own minus opponent pieces grows by 2 per capture, and by 1
@@ -69,7 +94,7 @@ impl BuiltinAgent {
         }
     }
 
-    fn turn(&mut self) -> Result<String, AgentError> {
+    fn turn(&mut self, my_time_ms: u64) -> Result<String, AgentError> {
         let me = self.side.ok_or_else(|| AgentError::new("TURN before READY"))?;
         if self.state.side_to_move() != me || self.state.is_over() {
             return Err(AgentError::new(format!(
@@ -77,9 +102,11 @@ impl BuiltinAgent {
                 self.state
             )));
         }
-        let mv = self.choose();
+        let mv = self.choose(my_time_ms);
         let wire = self.wire(mv);
-        self.state.play_unchecked(mv);
+        self.state
+            .play(mv)
+            .map_err(|e| AgentError::new(format!("the agent chose {e} in {}", self.state)))?;
         Ok(AgentLine::Move(wire).to_string())
     }
 
@@ -101,9 +128,14 @@ impl ProtocolAgent for BuiltinAgent {
             JudgeLine::Ready(side) => {
                 self.side = Some(side);
                 self.state = State::start();
+                self.rng = GameRng::new(self.seed);
+                // The tables are allocated while READY's generous limit runs.
+                if let Policy::Search(level) = self.policy {
+                    strong::prepare(level, &mut self.searcher);
+                }
                 Ok(Some(AgentLine::Ok.to_string()))
             }
-            JudgeLine::Turn { .. } => self.turn().map(Some),
+            JudgeLine::Turn { my_time, .. } => self.turn(my_time).map(Some),
             JudgeLine::Opp { mv, .. } => self.opponent_moved(mv).map(|()| None),
             JudgeLine::Finish => Ok(None),
         }

@@ -28,7 +28,7 @@ use versus_core::{ConfigError, Game, GameConfig, ProtocolAgent, Referee};
 use crate::agents::{BuiltinAgent, Policy};
 use crate::referee::BacteriaReferee;
 use crate::search::Config;
-use crate::strong::{Level, SearchAgent};
+use crate::strong::Level;
 
 /// Bacteria War in the game registry.
 #[derive(Clone, Copy, Debug, Default)]
@@ -65,17 +65,11 @@ impl Game for BacteriaGame {
     }
 
     fn agent(&self, name: &str, seed: u64) -> Option<Box<dyn ProtocolAgent>> {
-        let level = match name {
-            "ab4" => Some(Level::FixedDepth(4)),
-            "strong" => Some(Level::Strong(Config::STRONG)),
-            _ => None,
-        };
-        if let Some(level) = level {
-            return Some(Box::new(SearchAgent::new(level, seed)));
-        }
         let policy = match name {
             "random" => Policy::Random,
             "greedy" => Policy::Greedy,
+            "ab4" => Policy::Search(Level::FixedDepth(4)),
+            "strong" => Policy::Search(Level::Strong(Config::STRONG)),
             _ => return None,
         };
         Some(Box::new(BuiltinAgent::new(policy, seed)))

@@ -1,11 +1,11 @@
-//! The searching agents: `strong` and the reference level `ab4`, with the
-//! time management that turns the protocol's clock into search limits.
+//! The searching levels `strong` and the reference level `ab4` (played by
+//! [`crate::agents::BuiltinAgent`]), with the time management that turns the
+//! protocol's clock into search limits.
 
 use std::time::Duration;
 
-use versus_core::{AgentError, GameRng, ProtocolAgent, Side};
+use versus_core::GameRng;
 
-use crate::protocol::{AgentLine, JudgeLine, WireMove};
 use crate::rules::{Move, State, MAX_TURNS};
 use crate::search::{fixed_depth_best, Config, Limits, Position, Searcher};
 
@@ -16,17 +16,6 @@ pub enum Level {
     Strong(Config),
     /// Alpha-beta to a fixed depth, material only.
     FixedDepth(u32),
-}
-
-/// A searching agent and the game as it has seen it.
-#[derive(Debug)]
-pub struct SearchAgent {
-    level: Level,
-    searcher: Option<Box<Searcher>>,
-    seed: u64,
-    rng: GameRng,
-    state: State,
-    side: Option<Side>,
 }
 
 /// The search limits for one move with `my_time_ms` left on the clock.
@@ -50,102 +39,41 @@ pub fn move_limits(my_time_ms: u64, state: &State) -> Limits {
     Limits::time(Duration::from_millis(target) * 6 / 10, Duration::from_millis(hard))
 }
 
-impl SearchAgent {
-    /// An agent whose first move comes from `GameRng::new(seed)` (any division
-    /// from the start is sound; it varies games between equal opponents).
-    #[must_use]
-    pub fn new(level: Level, seed: u64) -> Self {
-        SearchAgent {
-            level,
-            searcher: None,
-            seed,
-            rng: GameRng::new(seed),
-            state: State::start(),
-            side: None,
+/// Makes the tables of a searching level ready for a new game: allocated
+/// once, cleared for each later game.
+pub(crate) fn prepare(level: Level, searcher: &mut Option<Box<Searcher>>) {
+    if let Level::Strong(config) = level {
+        match searcher {
+            Some(searcher) => searcher.clear(),
+            None => *searcher = Some(Box::new(Searcher::new(config))),
         }
-    }
-
-    fn choose(&mut self, my_time_ms: u64) -> Move {
-        let moves = self.state.legal_moves();
-        if moves.len() == 1 {
-            return moves[0];
-        }
-        match self.level {
-            Level::FixedDepth(depth) => fixed_depth_best(&self.state, depth).0,
-            Level::Strong(config) => {
-                if self.state.turns() < 2 {
-                    let divisions: Vec<Move> =
-                        moves.into_iter().filter(|m| matches!(m, Move::Division { .. })).collect();
-                    return divisions[self.rng.below(divisions.len() as u64) as usize];
-                }
-                let searcher = self.searcher.get_or_insert_with(|| Box::new(Searcher::new(config)));
-                searcher.search(&self.state, move_limits(my_time_ms, &self.state)).best
-            }
-        }
-    }
-
-    /// How `mv` is written: a division names the lowest-index own neighbour.
-    fn wire(&self, mv: Move) -> WireMove {
-        match mv {
-            Move::Pass => WireMove::Pass,
-            Move::Jump { from, to } => WireMove::Cells { from, to },
-            Move::Division { to } => WireMove::Cells {
-                from: self
-                    .state
-                    .division_source(to)
-                    .expect("a legal division has an own neighbour"),
-                to,
-            },
-        }
-    }
-
-    fn turn(&mut self, my_time_ms: u64) -> Result<String, AgentError> {
-        let me = self.side.ok_or_else(|| AgentError::new("TURN before READY"))?;
-        if self.state.side_to_move() != me || self.state.is_over() {
-            return Err(AgentError::new(format!(
-                "TURN when this agent cannot move in {}",
-                self.state
-            )));
-        }
-        let mv = self.choose(my_time_ms);
-        let wire = self.wire(mv);
-        self.state
-            .play(mv)
-            .map_err(|e| AgentError::new(format!("the search chose {e} in {}", self.state)))?;
-        Ok(AgentLine::Move(wire).to_string())
-    }
-
-    fn opponent_moved(&mut self, wire: WireMove) -> Result<(), AgentError> {
-        let mv = match wire {
-            WireMove::Pass => Ok(Move::Pass),
-            WireMove::Cells { from, to } => self.state.move_between(from, to),
-        };
-        mv.and_then(|mv| self.state.play(mv))
-            .map_err(|e| AgentError::new(format!("OPP {wire}: {e} in {}", self.state)))
     }
 }
 
-impl ProtocolAgent for SearchAgent {
-    fn respond(&mut self, line: &str) -> Result<Option<String>, AgentError> {
-        let parsed: JudgeLine =
-            line.parse().map_err(|e| AgentError::new(format!("{line:?}: {e}")))?;
-        match parsed {
-            JudgeLine::Ready(side) => {
-                self.side = Some(side);
-                self.state = State::start();
-                self.rng = GameRng::new(self.seed);
-                // The tables are allocated while READY's generous limit runs.
-                if let Level::Strong(config) = self.level {
-                    match &mut self.searcher {
-                        Some(searcher) => searcher.clear(),
-                        None => self.searcher = Some(Box::new(Searcher::new(config))),
-                    }
-                }
-                Ok(Some(AgentLine::Ok.to_string()))
+/// The move a searching level plays among the legal `moves` of `state`. The
+/// first two turns play a division drawn from `rng` (any is sound; it varies
+/// games between equal opponents).
+pub(crate) fn choose(
+    level: Level,
+    searcher: &mut Option<Box<Searcher>>,
+    rng: &mut GameRng,
+    state: &State,
+    moves: Vec<Move>,
+    my_time_ms: u64,
+) -> Move {
+    if moves.len() == 1 {
+        return moves[0];
+    }
+    match level {
+        Level::FixedDepth(depth) => fixed_depth_best(state, depth).0,
+        Level::Strong(config) => {
+            if state.turns() < 2 {
+                let divisions: Vec<Move> =
+                    moves.into_iter().filter(|m| matches!(m, Move::Division { .. })).collect();
+                return divisions[rng.below(divisions.len() as u64) as usize];
             }
-            JudgeLine::Turn { my_time, .. } => self.turn(my_time).map(Some),
-            JudgeLine::Opp { mv, .. } => self.opponent_moved(mv).map(|()| None),
-            JudgeLine::Finish => Ok(None),
+            let searcher = searcher.get_or_insert_with(|| Box::new(Searcher::new(config)));
+            searcher.search(state, move_limits(my_time_ms, state)).best
         }
     }
 }

@@ -196,23 +196,14 @@ impl Board {
     #[inline]
     #[must_use]
     pub fn row_packing(&self, cells: u64) -> i32 {
-        let mut total = 0;
-        for (r, table) in self.row_packings.iter().enumerate() {
-            total += i32::from(table.value[(cells >> (8 * r)) as usize & 0xff]);
-        }
-        total
+        line_packing(&self.row_packings, cells)
     }
 
     /// The best packing of vertical dominoes into `cells`, in points.
     #[inline]
     #[must_use]
     pub fn column_packing(&self, cells: u64) -> i32 {
-        let columns = transpose(cells);
-        let mut total = 0;
-        for (c, table) in self.column_packings.iter().enumerate() {
-            total += i32::from(table.value[(columns >> (8 * c)) as usize & 0xff]);
-        }
-        total
+        line_packing(&self.column_packings, transpose(cells))
     }
 
     /// Splits `empty` into the private cells of each player and the rest.
@@ -260,6 +251,16 @@ impl Board {
         }
         best.map(|(anchor, _)| anchor)
     }
+}
+
+/// The sum of each line's best packing, line `i` being byte `i` of `lines`.
+#[inline]
+fn line_packing(tables: &[LinePackings; 8], lines: u64) -> i32 {
+    let mut total = 0;
+    for (i, table) in tables.iter().enumerate() {
+        total += i32::from(table.value[(lines >> (8 * i)) as usize & 0xff]);
+    }
+    total
 }
 
 /// How a stored value bounds the true one.

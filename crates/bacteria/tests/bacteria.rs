@@ -7,7 +7,7 @@ use proptest::prelude::*;
 use versus_bacteria::protocol::{AgentLine, JudgeLine, WireMove};
 use versus_bacteria::referee::{EXPECTED_MOVE, ILLEGAL_MOVE};
 use versus_bacteria::{perft, perft_divide, Move, Square, State, GAME};
-use versus_core::conformance::{check_game, play_builtin};
+use versus_core::conformance::{assert_keeps_its_clock, check_game, play_builtin, play_timed};
 use versus_core::transcript::Transcript;
 use versus_core::{
     Action, BySide, Fault, Game, GameConfig, GameResult, GameRng, Reply, Side, TimeControl,
@@ -376,10 +376,6 @@ proptest! {
 // ---------------------------------------------------------------------------
 // Searching agents
 
-fn play_timed(first: &str, second: &str, seed: u64, game_ms: u64) -> versus_core::Outcome {
-    versus_core::conformance::play_timed(&GAME, first, second, seed, game_ms)
-}
-
 #[test]
 fn searching_agents_finish_games_without_faults() {
     for (seed, (first, second)) in
@@ -387,7 +383,7 @@ fn searching_agents_finish_games_without_faults() {
             .into_iter()
             .enumerate()
     {
-        let outcome = play_timed(first, second, seed as u64, 2_000);
+        let outcome = play_timed(&GAME, first, second, seed as u64, 2_000);
         assert_eq!(outcome.faults, BySide::new(None, None), "{first} vs {second}");
         let searcher =
             if first == "random" || first == "greedy" { Side::Second } else { Side::First };
@@ -399,12 +395,7 @@ fn searching_agents_finish_games_without_faults() {
 /// stalls (hundreds of ms were seen on a shared 2-core box) decide the test.
 #[test]
 fn strong_keeps_within_a_small_clock() {
-    for seed in 0..3 {
-        let outcome = play_timed("strong", "ab4", seed, 1_000);
-        assert_eq!(outcome.faults.first, None, "seed {seed}: {outcome:?}");
-        let outcome = play_timed("greedy", "strong", seed, 1_000);
-        assert_eq!(outcome.faults.second, None, "seed {seed}: {outcome:?}");
-    }
+    assert_keeps_its_clock(&GAME, "strong", "ab4", "greedy", 0..3, 1_000);
 }
 
 #[test]

@@ -13,6 +13,7 @@ use versus_connexion::protocol::{parse_put, AgentLine, JudgeLine};
 use versus_connexion::referee::{parse_input, ConnexionReferee};
 use versus_connexion::rules::{scores_from_scratch, Board, Cell, Move, State, Tile, CELLS};
 use versus_connexion::GAME;
+use versus_core::conformance::{assert_keeps_its_clock, play_timed};
 use versus_core::transcript::Transcript;
 use versus_core::{
     play, Action, BySide, Fault, Game, GameConfig, GameRng, LocalEndpoint, ProtocolAgent,
@@ -615,17 +616,13 @@ fn log_of_a_complete_game() {
 
 // ------------------------------------------------------ reference and strong
 
-fn play_timed(first: &str, second: &str, seed: u64, game_ms: u64) -> versus_core::Outcome {
-    versus_core::conformance::play_timed(&GAME, first, second, seed, game_ms)
-}
-
 #[test]
 fn new_agents_play_whole_games_without_faults() {
     for (name, game_ms) in [("margin", 1_000), ("minimax3", 1_000), ("strong", 600)] {
         for (seed, opponent) in [(1, "random"), (2, "greedy")] {
-            let outcome = play_timed(name, opponent, seed, game_ms);
+            let outcome = play_timed(&GAME, name, opponent, seed, game_ms);
             assert_eq!(outcome.faults.first, None, "{name} first vs {opponent}");
-            let outcome = play_timed(opponent, name, seed, game_ms);
+            let outcome = play_timed(&GAME, opponent, name, seed, game_ms);
             assert_eq!(outcome.faults.second, None, "{name} second vs {opponent}");
         }
     }
@@ -633,12 +630,7 @@ fn new_agents_play_whole_games_without_faults() {
 
 #[test]
 fn strong_keeps_within_a_tiny_clock() {
-    for seed in 0..2 {
-        let outcome = play_timed("strong", "minimax3", seed, 1_000);
-        assert_eq!(outcome.faults.first, None, "seed {seed}: {outcome:?}");
-        let outcome = play_timed("greedy", "strong", seed, 1_000);
-        assert_eq!(outcome.faults.second, None, "seed {seed}: {outcome:?}");
-    }
+    assert_keeps_its_clock(&GAME, "strong", "minimax3", "greedy", 0..2, 1_000);
 }
 
 #[test]

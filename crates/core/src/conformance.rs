@@ -56,6 +56,26 @@ pub fn play_timed(game: &dyn Game, first: &str, second: &str, seed: u64, game_ms
     play_endpoints(game, &config, BySide::new(&mut a, &mut b)).0
 }
 
+/// For each seed, plays `agent` first against `as_first_against` and second
+/// against `as_second_against` on the wall clock with `game_ms` each, and
+/// panics if `agent` faults (a searching agent's time management under a
+/// small clock).
+pub fn assert_keeps_its_clock(
+    game: &dyn Game,
+    agent: &str,
+    as_first_against: &str,
+    as_second_against: &str,
+    seeds: std::ops::Range<u64>,
+    game_ms: u64,
+) {
+    for seed in seeds {
+        let outcome = play_timed(game, agent, as_first_against, seed, game_ms);
+        assert_eq!(outcome.faults.first, None, "seed {seed}: {outcome:?}");
+        let outcome = play_timed(game, as_second_against, agent, seed, game_ms);
+        assert_eq!(outcome.faults.second, None, "seed {seed}: {outcome:?}");
+    }
+}
+
 /// Plays one game between two endpoints and returns its outcome and record.
 pub fn play_endpoints(
     game: &dyn Game,

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use proptest::prelude::*;
-use versus_core::conformance::check_game;
+use versus_core::conformance::{assert_keeps_its_clock, check_game, play_timed};
 use versus_core::transcript::Transcript;
 use versus_core::{
     Action, BySide, Fault, Game, GameConfig, GameResult, GameRng, Outcome, Reply, Request, Side,
@@ -478,16 +478,12 @@ proptest! {
 
 // ---------------------------------------------------------------- searching agents
 
-fn play_timed(first: &str, second: &str, seed: u64, game_ms: u64) -> Outcome {
-    versus_core::conformance::play_timed(&GAME, first, second, seed, game_ms)
-}
-
 #[test]
 fn searching_agents_finish_games_without_faults() {
     let pairings =
         [("strong", "random"), ("greedy", "strong"), ("ab4", "random"), ("greedy", "ab4")];
     for (seed, (first, second)) in pairings.into_iter().enumerate() {
-        let outcome = play_timed(first, second, seed as u64, 1_000);
+        let outcome = play_timed(&GAME, first, second, seed as u64, 1_000);
         assert_eq!(outcome.faults, BySide::new(None, None), "{first} vs {second}");
         if first == "strong" || second == "strong" {
             let strong = if first == "strong" { Side::First } else { Side::Second };
@@ -500,12 +496,7 @@ fn searching_agents_finish_games_without_faults() {
 /// stalls decide the test.
 #[test]
 fn strong_keeps_within_a_small_clock() {
-    for seed in 0..3 {
-        let outcome = play_timed("strong", "ab4", seed, 1_000);
-        assert_eq!(outcome.faults.first, None, "seed {seed}: {outcome:?}");
-        let outcome = play_timed("ab4", "strong", seed, 1_000);
-        assert_eq!(outcome.faults.second, None, "seed {seed}: {outcome:?}");
-    }
+    assert_keeps_its_clock(&GAME, "strong", "ab4", "ab4", 0..3, 1_000);
 }
 
 #[test]

@@ -200,13 +200,13 @@ pub(crate) fn player<S: Strategy + Send + 'static>(
 /// The `random` agent for a game of `params`.
 #[must_use]
 pub fn random(params: Params, seed: u64) -> Box<dyn ProtocolAgent> {
-    Box::new(Player { tracker: Tracker::new(params), strategy: Random { rng: GameRng::new(seed) } })
+    player(params, Random { rng: GameRng::new(seed) })
 }
 
 /// The `greedy` agent for a game of `params`.
 #[must_use]
 pub fn greedy(params: Params, seed: u64) -> Box<dyn ProtocolAgent> {
-    Box::new(Player { tracker: Tracker::new(params), strategy: Greedy { rng: GameRng::new(seed) } })
+    player(params, Greedy { rng: GameRng::new(seed) })
 }
 
 /// The `fair` agent for a game of `params`.

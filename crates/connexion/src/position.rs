@@ -81,12 +81,6 @@ impl Surroundings {
         }
         gains
     }
-
-    /// Whether no tile touches the cell.
-    #[must_use]
-    pub fn is_isolated(&self) -> bool {
-        self.count[0] == 0
-    }
 }
 
 /// The board with union-find groups per side.

@@ -213,7 +213,13 @@ pub fn run(args: &ConnexionToolArgs) -> Result<()> {
     if args.seed.is_none() && seed_matters {
         eprintln!("versus: seed {seed}");
     }
-    let (_, lines) = crate::play_recorded(&versus_connexion::GAME, &config, &agents, writer)?;
+    let (_, lines) = crate::play_recorded(
+        &versus_connexion::GAME,
+        &config,
+        &agents,
+        &versus_judge::Limits::default(),
+        writer,
+    )?;
     let labels = agents.as_ref().map(AgentSpec::label);
     let log = versus_connexion::log::testing_tool_log(labels.as_ref().map(String::as_str), &lines)
         .context("cannot write the log")?;

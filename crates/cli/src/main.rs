@@ -9,10 +9,13 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 use anyhow::{anyhow, bail, Context, Result};
 use clap::{Args, Parser, Subcommand};
 use versus_core::{replay, BySide, Game, GameConfig, Outcome, RecordLine, Side, TimeControl};
-use versus_judge::{read_record, run_game, AgentSpec, Limits, RecordWriter};
+use versus_judge::{
+    read_record, run_game, AgentSpec, Language, Limits, RecordWriter, SandboxSettings,
+};
 
 mod connexion_tool;
 mod runs;
+mod starters;
 
 #[derive(Debug, Parser)]
 #[command(name = "versus", version, about = "An arena for two-player game AIs")]
@@ -76,15 +79,31 @@ enum Command {
     },
     /// Play one game of Connexion with the public testing tool's flags and log.
     ConnexionTool(connexion_tool::ConnexionToolArgs),
+    /// Write a starter bot for a game in a language of the judging environment.
+    New {
+        /// The game, e.g. domineering.
+        game: String,
+        /// c, cpp, python, rust or java.
+        #[arg(long, value_name = "LANG")]
+        lang: Language,
+        /// The folder to write it in (created; default: GAME-LANG).
+        dir: Option<PathBuf>,
+        /// Replace a starter file that is already there.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Show what this host offers the sandbox and the judging environment's toolchains.
+    Doctor,
 }
 
 #[derive(Debug, Args)]
 struct MatchArgs {
     /// The game, e.g. bacteria-war (see `versus games`).
     game: String,
-    /// The first player: `builtin:NAME` or a shell command line.
+    /// The first player: `builtin:NAME`, `src:PATH` (a source, built and run
+    /// in the sandbox) or a shell command line.
     first: String,
-    /// The second player: `builtin:NAME` or a shell command line.
+    /// The second player, as the first.
     second: String,
     /// The seed of every random choice of the judge (random by default; printed).
     #[arg(long)]
@@ -111,6 +130,12 @@ struct MatchArgs {
     /// Print the result as JSON.
     #[arg(long)]
     json: bool,
+    /// The language of a `src:PATH` agent whose extension does not say it.
+    #[arg(long, value_name = "LANG")]
+    lang: Option<Language>,
+    /// Run command-line agents in the sandbox too (`src:` agents always are).
+    #[arg(long)]
+    sandbox: bool,
 }
 
 fn main() -> ExitCode {
@@ -127,6 +152,8 @@ fn main() -> ExitCode {
         Command::Sprt(args) => runs::sprt(&args),
         Command::League(args) => runs::league(&args),
         Command::ConnexionTool(args) => connexion_tool::run(&args),
+        Command::New { game, lang, dir, force } => starters::write(&game, lang, dir, force),
+        Command::Doctor => doctor(),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -135,6 +162,35 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// `src:PATH` with `?lang=LANG` added when a language is given and the
+/// spec names none; any other spec as it is.
+pub(crate) fn source_spec(spec: &str, lang: Option<Language>) -> String {
+    match lang {
+        Some(lang) if spec.starts_with("src:") && !spec.contains("?lang=") => {
+            format!("{spec}?lang={}", lang.name())
+        }
+        _ => spec.to_owned(),
+    }
+}
+
+fn doctor() -> Result<()> {
+    let mut out = io::stdout().lock();
+    let host = versus_sandbox::Host::get();
+    writeln!(out, "{host}")?;
+    if let Some(missing) = host.shortcomings() {
+        writeln!(out, "missing:          {missing}")?;
+    }
+    writeln!(out, "build cache:      {}", versus_sandbox::Builder::default_cache().display())?;
+    writeln!(out, "judging environment:")?;
+    for language in Language::ALL {
+        match language.toolchain() {
+            Ok(toolchain) => writeln!(out, "  {:<8} {}", language.name(), toolchain.version)?,
+            Err(why) => writeln!(out, "  {:<8} missing: {why}", language.name())?,
+        }
+    }
+    Ok(())
 }
 
 fn find_game(name: &str) -> Result<&'static dyn Game> {
@@ -176,8 +232,16 @@ fn play_match(args: &MatchArgs) -> Result<()> {
         input,
     };
     let agents = BySide::new(
-        AgentSpec::parse(&args.first, args.cwd1.clone(), seed.wrapping_mul(2).wrapping_add(1)),
-        AgentSpec::parse(&args.second, args.cwd2.clone(), seed.wrapping_mul(2).wrapping_add(2)),
+        AgentSpec::parse(
+            &source_spec(&args.first, args.lang),
+            args.cwd1.clone(),
+            seed.wrapping_mul(2).wrapping_add(1),
+        ),
+        AgentSpec::parse(
+            &source_spec(&args.second, args.lang),
+            args.cwd2.clone(),
+            seed.wrapping_mul(2).wrapping_add(2),
+        ),
     );
     let cwds = [(&agents.first, &args.cwd1, "--cwd1"), (&agents.second, &args.cwd2, "--cwd2")];
     for (spec, cwd, flag) in cwds {
@@ -186,7 +250,11 @@ fn play_match(args: &MatchArgs) -> Result<()> {
         }
     }
     let writer = create_record(args.record.as_deref())?;
-    let (outcome, lines) = play_recorded(game, &config, &agents, writer)?;
+    let limits = Limits {
+        sandbox: SandboxSettings { commands: args.sandbox, ..SandboxSettings::default() },
+        ..Limits::default()
+    };
+    let (outcome, lines) = play_recorded(game, &config, &agents, &limits, writer)?;
     let used = time_used(&lines);
     if args.json {
         let summary = serde_json::json!({
@@ -219,10 +287,11 @@ pub(crate) fn play_recorded(
     game: &dyn Game,
     config: &GameConfig,
     agents: &BySide<AgentSpec>,
+    limits: &Limits,
     mut writer: Option<RecordWriter>,
 ) -> Result<(Outcome, Vec<RecordLine>)> {
     let mut lines = Vec::new();
-    let outcome = run_game(game, config, agents, &Limits::default(), &mut |line| {
+    let outcome = run_game(game, config, agents, limits, &mut |line| {
         if let Some(writer) = &mut writer {
             writer.write(&line);
         }

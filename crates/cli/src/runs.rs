@@ -10,6 +10,7 @@ use anyhow::{anyhow, bail, Context, Result};
 use clap::{Args, ValueEnum};
 use serde::Deserialize;
 use versus_core::TimeControl;
+use versus_judge::Language;
 use versus_league::report::{
     harness_line, league_csv, league_json, league_table, sprt_line, sprt_report, sprt_summary,
 };
@@ -39,6 +40,12 @@ pub struct RunArgs {
     /// Pair K of every pairing is played with seed SEED + K.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Run command-line agents in the sandbox too (`src:` agents always are).
+    #[arg(long)]
+    sandbox: bool,
+    /// The language of every `src:PATH` agent whose extension does not say it.
+    #[arg(long, value_name = "LANG")]
+    lang: Option<Language>,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -113,6 +120,12 @@ fn entrant(text: &str) -> Entrant {
         _ => (text.strip_prefix("builtin:").unwrap_or(text).to_owned(), text.to_owned()),
     };
     Entrant { name, spec, cwd: None }
+}
+
+/// The entrant with `--lang` written into its spec, where it is a source.
+fn with_lang(mut entrant: Entrant, lang: Option<Language>) -> Entrant {
+    entrant.spec = crate::source_spec(&entrant.spec, lang);
+    entrant
 }
 
 #[derive(Debug, Deserialize)]
@@ -262,11 +275,15 @@ pub fn sprt(args: &SprtArgs) -> Result<()> {
                 game: game.clone(),
                 time: TimeControl { game_ms: args.run.time_ms, ready_ms: args.run.ready_ms },
                 seed: args.run.seed,
-                entrants: vec![entrant(test), entrant(base)],
+                entrants: vec![
+                    with_lang(entrant(test), args.run.lang),
+                    with_lang(entrant(base), args.run.lang),
+                ],
                 schedule: Schedule::Sprt {
                     sprt: Sprt::new(args.elo0, args.elo1, args.alpha, args.beta, model),
                     max_pairs: args.max_games.div_ceil(2),
                 },
+                sandbox: args.run.sandbox,
             })
         }
         (None, None, None, Some(_)) => None,
@@ -312,6 +329,8 @@ pub fn league(args: &LeagueArgs) -> Result<()> {
         if let Some(path) = &args.agents_file {
             entrants.extend(read_agents_file(path)?);
         }
+        let entrants: Vec<Entrant> =
+            entrants.into_iter().map(|e| with_lang(e, args.run.lang)).collect();
         if entrants.len() < 2 {
             bail!("a league needs at least two agents");
         }
@@ -333,6 +352,7 @@ pub fn league(args: &LeagueArgs) -> Result<()> {
             seed: args.run.seed,
             entrants,
             schedule: Schedule::League { pairs: args.games.div_ceil(2), gauntlet },
+            sandbox: args.run.sandbox,
         })
     };
     let (mut store, id, plan) = open_run(&args.run, RunKind::League, plan)?;

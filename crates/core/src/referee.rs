@@ -27,6 +27,10 @@ pub enum Fault {
     MemoryLimit,
     /// The agent exceeded its cap on processes.
     ProcessLimit,
+    /// The agent's source did not compile (or its compiler ran out of time,
+    /// memory or output); `detail` is the compiler's first error. The whole
+    /// (bounded) compiler output is in the record as the agent's debug lines.
+    Compile { detail: String },
 }
 
 impl Fault {
@@ -35,7 +39,7 @@ impl Fault {
         Fault::Runtime { reason: reason.into(), line: line.into() }
     }
 
-    /// The verdict's short name: `TLE`, `RE`, `CRASH`, `STALL`, `FLOOD`, `MLE`, `PLE`.
+    /// The verdict's short name: `TLE`, `RE`, `CRASH`, `STALL`, `FLOOD`, `MLE`, `PLE`, `CE`.
     #[must_use]
     pub fn code(&self) -> &'static str {
         match self {
@@ -46,6 +50,7 @@ impl Fault {
             Fault::OutputFlood { .. } => "FLOOD",
             Fault::MemoryLimit => "MLE",
             Fault::ProcessLimit => "PLE",
+            Fault::Compile { .. } => "CE",
         }
     }
 }
@@ -60,6 +65,7 @@ impl fmt::Display for Fault {
             Fault::OutputFlood { detail } => write!(f, "output flood: {detail}"),
             Fault::MemoryLimit => f.write_str("memory limit exceeded"),
             Fault::ProcessLimit => f.write_str("process limit exceeded"),
+            Fault::Compile { detail } => write!(f, "CE: {detail}"),
         }
     }
 }

@@ -149,14 +149,10 @@ fn run(settings: &Settings) -> Result<(), String> {
             Some(path) => {
                 eprintln!("{}: child processes...", game.name());
                 let program = |seed: u64| {
-                    AgentSpec::Program(ChildSpec {
-                        command: format!(
-                            "{} agent {} random --seed {seed}",
-                            path.display(),
-                            game.name()
-                        ),
-                        cwd: None,
-                    })
+                    AgentSpec::Program(ChildSpec::new(
+                        format!("{} agent {} random --seed {seed}", path.display(), game.name()),
+                        None,
+                    ))
                 };
                 Some(games_per_second(game, settings.game_time, |seed| {
                     BySide::new(program(2 * seed + 1), program(2 * seed + 2))
@@ -212,7 +208,7 @@ struct PingPong {
 /// see the same load; returns the median µs per round trip of each.
 fn ping_pong(settings: &Settings) -> io::Result<PingPong> {
     let mut raw = RawEcho::start()?;
-    let spec = ChildSpec { command: "cat".to_owned(), cwd: None };
+    let spec = ChildSpec::new("cat".to_owned(), None);
     let mut judged = ChildEndpoint::spawn(&spec, &Limits::default())?;
     // Warm up both: page cache, scheduler, allocator.
     raw.batch(settings.round_trips / 10)?;

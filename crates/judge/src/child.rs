@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 
 use rustix::process::Signal;
 use versus_core::{Endpoint, Fault, Reply};
+use versus_sandbox::{Cage, Isolation};
 
 use crate::monitor::{self, Monitor};
 
@@ -22,20 +23,16 @@ static NEXT_AGENT: AtomicUsize = AtomicUsize::new(0);
 /// A plain command line (words only) is started directly, so the agent is
 /// the judge's own child and its exit status is its own; anything with shell
 /// syntax goes through `sh -c`.
-fn command_for(line: &str) -> io::Result<Command> {
+pub(crate) fn argv_for(line: &str) -> io::Result<Vec<String>> {
     let needs_shell = line.chars().any(|c| "|&;<>()$`\\\"'*?[]#~={}\n".contains(c));
     if needs_shell {
-        let mut command = Command::new("sh");
-        command.arg("-c").arg(line);
-        return Ok(command);
+        return Ok(vec!["/bin/sh".to_owned(), "-c".to_owned(), line.to_owned()]);
     }
-    let mut words = line.split_whitespace();
-    let program = words
-        .next()
-        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "the command line is empty"))?;
-    let mut command = Command::new(program);
-    command.args(words);
-    Ok(command)
+    let words: Vec<String> = line.split_whitespace().map(str::to_owned).collect();
+    if words.is_empty() {
+        return Err(io::Error::new(io::ErrorKind::InvalidInput, "the command line is empty"));
+    }
+    Ok(words)
 }
 
 /// What one agent program may use.
@@ -55,6 +52,32 @@ pub struct Limits {
     /// After `FINISH`: how long the agent may take to exit, and then how long
     /// it has between SIGTERM and SIGKILL.
     pub grace: Duration,
+    /// How programs are isolated and sources built.
+    pub sandbox: SandboxSettings,
+}
+
+/// The sandbox's part of the limits: which programs it isolates, where
+/// builds are kept, how long a compile may take.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SandboxSettings {
+    /// Also isolate plain command-line agents (sources always are).
+    pub commands: bool,
+    /// Pin each side of a game to a CPU of its own, when there are two.
+    pub pin_cpus: bool,
+    /// The build cache.
+    pub builds: PathBuf,
+    pub compile_time: Duration,
+}
+
+impl Default for SandboxSettings {
+    fn default() -> Self {
+        SandboxSettings {
+            commands: false,
+            pin_cpus: true,
+            builds: versus_sandbox::Builder::default_cache(),
+            compile_time: Duration::from_secs(30),
+        }
+    }
 }
 
 impl Default for Limits {
@@ -67,6 +90,7 @@ impl Default for Limits {
             max_debug_lines: 1000,
             max_debug_line_bytes: 4096,
             grace: Duration::from_millis(500),
+            sandbox: SandboxSettings::default(),
         }
     }
 }
@@ -74,9 +98,19 @@ impl Default for Limits {
 /// How to start an agent program.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ChildSpec {
-    /// A shell command line, run with `sh -c`.
+    /// A command line: words, or anything else run with `sh -c`.
     pub command: String,
     pub cwd: Option<PathBuf>,
+    /// Run inside the sandbox, so isolated.
+    pub isolation: Option<Isolation>,
+}
+
+impl ChildSpec {
+    /// A command line run as it is, in `cwd` (or the judge's folder).
+    #[must_use]
+    pub fn new(command: impl Into<String>, cwd: Option<PathBuf>) -> ChildSpec {
+        ChildSpec { command: command.into(), cwd, isolation: None }
+    }
 }
 
 #[derive(Debug)]
@@ -110,6 +144,11 @@ pub struct ChildEndpoint {
     gone: Option<Fault>,
     grace: Duration,
     closed: bool,
+    /// The agent's cgroups, when it runs isolated on a host that has them.
+    cage: Option<Cage>,
+    /// The sandbox reports the program's exit as its own status, a signal
+    /// as 128 + its number.
+    isolated: bool,
 }
 
 impl ChildEndpoint {
@@ -118,13 +157,6 @@ impl ChildEndpoint {
         monitor::adopt_orphans();
         let marker =
             format!("{}-{}", std::process::id(), NEXT_AGENT.fetch_add(1, Ordering::Relaxed));
-        let mut command = command_for(&spec.command)?;
-        command
-            .env("VERSUS_AGENT", &marker)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .process_group(0);
         if let Some(cwd) = &spec.cwd {
             if !cwd.is_dir() {
                 return Err(io::Error::new(
@@ -132,16 +164,48 @@ impl ChildEndpoint {
                     format!("working directory {} does not exist", cwd.display()),
                 ));
             }
-            command.current_dir(cwd);
         }
+        let argv = argv_for(&spec.command)?;
+        let (mut command, cage, summary) = match &spec.isolation {
+            Some(isolation) => {
+                let prepared = isolation.prepare(&argv)?;
+                (prepared.command, prepared.cage, Some(prepared.summary))
+            }
+            None => {
+                let mut command = Command::new(&argv[0]);
+                command.args(&argv[1..]);
+                if let Some(cwd) = &spec.cwd {
+                    command.current_dir(cwd);
+                }
+                (command, None, None)
+            }
+        };
+        command
+            .env("VERSUS_AGENT", &marker)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .process_group(0);
         let mut child = command.spawn()?;
         let root = i32::try_from(child.id()).map_err(io::Error::other)?;
-        let monitor = Monitor::start(root, marker, limits.memory_bytes, limits.max_processes);
+        // With cgroups the kernel enforces memory and processes; the sampler
+        // only keeps track of the tree for cleanup. The sandbox's own two
+        // processes (bubblewrap outside and as the namespace's init) count
+        // in the cgroup, so the cap leaves the program its full number.
+        let (memory, processes) = match &cage {
+            Some(_) => (u64::MAX, usize::MAX),
+            None => (limits.memory_bytes, limits.max_processes),
+        };
+        let monitor = Monitor::start(root, marker, memory, processes);
         let stdout = child.stdout.take().expect("stdout is piped");
         let stderr = child.stderr.take().expect("stderr is piped");
         let (sender, events) = mpsc::channel();
         let pending_bytes = Arc::new(AtomicUsize::new(0));
-        let debug = Arc::new(Mutex::new(DebugTail::default()));
+        let mut tail = DebugTail::default();
+        if let Some(summary) = summary {
+            tail.lines.push_back(format!("[versus: sandbox: {summary}]"));
+        }
+        let debug = Arc::new(Mutex::new(tail));
         {
             let pending = Arc::clone(&pending_bytes);
             let limits = limits.clone();
@@ -164,6 +228,8 @@ impl ChildEndpoint {
             gone: None,
             grace: limits.grace,
             closed: false,
+            isolated: spec.isolation.is_some(),
+            cage,
         })
     }
 
@@ -190,18 +256,38 @@ impl ChildEndpoint {
                 _ => break None,
             }
         };
-        if let Some(fault) = self.monitor.fault() {
+        if let Some(fault) = self.limit_fault() {
             return fault;
         }
         let detail = match status {
+            Some(status) if self.isolated => describe_sandboxed(status),
             Some(status) => describe(status),
             None => "closed its standard output".to_owned(),
         };
         Fault::Crash { detail }
     }
 
+    /// The limit the agent broke, if it broke one: the kernel's word (its
+    /// cgroup) first, then the sampler's.
+    fn limit_fault(&self) -> Option<Fault> {
+        if let Some(cage) = &self.cage {
+            if cage.oom_kills() > 0 {
+                return Some(Fault::MemoryLimit);
+            }
+            if cage.processes_refused() > 0 {
+                return Some(Fault::ProcessLimit);
+            }
+        }
+        self.monitor.fault()
+    }
+
     fn signal_all(&self, signal: Signal) {
         self.monitor.signal_all(signal);
+        if signal == Signal::KILL {
+            if let Some(cage) = &self.cage {
+                cage.kill_all(self.grace);
+            }
+        }
     }
 
     /// Waits up to `limit` for the agent and everything it started to exit.
@@ -229,7 +315,19 @@ fn describe(status: ExitStatus) -> String {
     if let Some(code) = status.code() {
         return format!("exited with status {code}");
     }
-    let signal = status.signal().unwrap_or(0);
+    signal_name(status.signal().unwrap_or(0))
+}
+
+/// Bubblewrap exits with its program's status, and with 128 + N when the
+/// program was killed by signal N (as shells report it).
+fn describe_sandboxed(status: ExitStatus) -> String {
+    match status.code() {
+        Some(code @ 129..=192) => signal_name(code - 128),
+        _ => describe(status),
+    }
+}
+
+fn signal_name(signal: i32) -> String {
     let name = match signal {
         1 => " (SIGHUP)",
         2 => " (SIGINT)",
@@ -240,6 +338,8 @@ fn describe(status: ExitStatus) -> String {
         11 => " (SIGSEGV)",
         13 => " (SIGPIPE)",
         15 => " (SIGTERM)",
+        24 => " (SIGXCPU)",
+        25 => " (SIGXFSZ: file size limit)",
         _ => "",
     };
     format!("killed by signal {signal}{name}")
@@ -283,7 +383,7 @@ impl Endpoint for ChildEndpoint {
                 let fault = self.death();
                 self.end(fault)
             }
-            Err(RecvTimeoutError::Timeout) => match self.monitor.fault() {
+            Err(RecvTimeoutError::Timeout) => match self.limit_fault() {
                 Some(fault) => self.end(fault),
                 None => Reply::Timeout,
             },

@@ -7,6 +7,7 @@
 
 mod child;
 mod monitor;
+mod source;
 
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
@@ -15,10 +16,12 @@ use std::path::{Path, PathBuf};
 use thiserror::Error;
 use versus_core::{
     play, BySide, ConfigError, Endpoint, Game, GameConfig, Header, LocalEndpoint, Outcome,
-    RecordLine,
+    RecordLine, Side,
 };
 
-pub use child::{ChildEndpoint, ChildSpec, Limits};
+pub use child::{ChildEndpoint, ChildSpec, Limits, SandboxSettings};
+pub use source::FailedEndpoint;
+pub use versus_sandbox::{BuildError, Language};
 
 /// One player of a game: a built-in agent or a program.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -27,16 +30,33 @@ pub enum AgentSpec {
     Builtin { name: String, seed: u64 },
     /// Any other text: a shell command line.
     Program(ChildSpec),
+    /// `src:PATH`: a source file, built in the sandbox (cached) and run
+    /// there. The language comes from the extension unless given.
+    Source { path: PathBuf, language: Option<String> },
 }
 
 impl AgentSpec {
     /// Reads `builtin:NAME` or a command line; `seed` drives a built-in agent's randomness.
     #[must_use]
+    /// `src:PATH` names a source file (relative to `cwd` when given).
     pub fn parse(text: &str, cwd: Option<PathBuf>, seed: u64) -> AgentSpec {
-        match text.strip_prefix("builtin:") {
-            Some(name) => AgentSpec::Builtin { name: name.to_owned(), seed },
-            None => AgentSpec::Program(ChildSpec { command: text.to_owned(), cwd }),
+        if let Some(name) = text.strip_prefix("builtin:") {
+            return AgentSpec::Builtin { name: name.to_owned(), seed };
         }
+        if let Some(rest) = text.strip_prefix("src:") {
+            // `src:PATH?lang=LANG` names the language when the extension
+            // does not; an unknown name is reported when the agent is built.
+            let (path, language) = match rest.rsplit_once("?lang=") {
+                Some((path, name)) => (path, Some(name)),
+                None => (rest, None),
+            };
+            let path = match cwd {
+                Some(cwd) => cwd.join(path),
+                None => PathBuf::from(path),
+            };
+            return AgentSpec::Source { path, language: language.map(str::to_owned) };
+        }
+        AgentSpec::Program(ChildSpec::new(text, cwd))
     }
 
     /// How the record names the agent.
@@ -45,6 +65,10 @@ impl AgentSpec {
         match self {
             AgentSpec::Builtin { name, .. } => format!("builtin:{name}"),
             AgentSpec::Program(spec) => spec.command.clone(),
+            AgentSpec::Source { path, language: None } => format!("src:{}", path.display()),
+            AgentSpec::Source { path, language: Some(language) } => {
+                format!("src:{}?lang={language}", path.display())
+            }
         }
     }
 }
@@ -55,8 +79,14 @@ impl AgentSpec {
 pub enum JudgeError {
     #[error("{game} has no built-in agent {name:?} (it has: {known})")]
     UnknownAgent { game: String, name: String, known: String },
-    #[error("cannot start {command:?}: {source}")]
-    Spawn { command: String, source: io::Error },
+    // The source's message is part of this one: a caller that prints the
+    // chain of causes would otherwise say it twice.
+    #[error("cannot start {command:?}: {message}")]
+    Spawn { command: String, message: String },
+    #[error(transparent)]
+    Build(#[from] BuildError),
+    #[error("{0}")]
+    Language(String),
     #[error(transparent)]
     Config(#[from] ConfigError),
     #[error("cannot write the record: {0}")]
@@ -67,6 +97,7 @@ fn endpoint(
     game: &dyn Game,
     spec: &AgentSpec,
     limits: &Limits,
+    side: Side,
 ) -> Result<Box<dyn Endpoint>, JudgeError> {
     match spec {
         AgentSpec::Builtin { name, seed } => match game.agent(name, *seed) {
@@ -77,10 +108,35 @@ fn endpoint(
                 known: game.agent_names().join(", "),
             }),
         },
-        AgentSpec::Program(child) => match ChildEndpoint::spawn(child, limits) {
-            Ok(endpoint) => Ok(Box::new(endpoint)),
-            Err(source) => Err(JudgeError::Spawn { command: child.command.clone(), source }),
-        },
+        AgentSpec::Program(child) => {
+            let child = match (&child.isolation, limits.sandbox.commands) {
+                (None, true) => source::isolate_command(child, limits, side),
+                _ => child.clone(),
+            };
+            spawn(&child, limits)
+        }
+        AgentSpec::Source { path, language } => {
+            let language = match language {
+                Some(name) => Some(name.parse::<Language>().map_err(JudgeError::Language)?),
+                None => None,
+            };
+            match source::prepare(path, language, limits, side) {
+                Ok(child) => spawn(&child, limits),
+                Err(BuildError::Compile { summary, log }) => {
+                    Ok(Box::new(FailedEndpoint::compile_error(summary, &log, limits)))
+                }
+                Err(error) => Err(error.into()),
+            }
+        }
+    }
+}
+
+fn spawn(child: &ChildSpec, limits: &Limits) -> Result<Box<dyn Endpoint>, JudgeError> {
+    match ChildEndpoint::spawn(child, limits) {
+        Ok(endpoint) => Ok(Box::new(endpoint)),
+        Err(source) => {
+            Err(JudgeError::Spawn { command: child.command.clone(), message: source.to_string() })
+        }
     }
 }
 
@@ -105,8 +161,8 @@ pub fn run_game(
     record: &mut dyn FnMut(RecordLine),
 ) -> Result<Outcome, JudgeError> {
     let mut referee = game.referee(config)?;
-    let mut first = endpoint(game, &agents.first, limits)?;
-    let mut second = endpoint(game, &agents.second, limits)?;
+    let mut first = endpoint(game, &agents.first, limits, Side::First)?;
+    let mut second = endpoint(game, &agents.second, limits, Side::Second)?;
     record(RecordLine::Header(header(game, config, agents)));
     Ok(play(referee.as_mut(), BySide::new(first.as_mut(), second.as_mut()), record))
 }

@@ -23,7 +23,7 @@ use std::thread;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 use versus_core::{BySide, Fault, Game, GameConfig, Outcome, RecordLine, Side, TimeControl};
-use versus_judge::{run_game, AgentSpec, JudgeError, Limits};
+use versus_judge::{run_game, AgentSpec, JudgeError, Limits, SandboxSettings};
 
 use crate::stats::{HeadToHead, Pentanomial, Sprt, SprtStatus, Trinomial, Wdl};
 use crate::store::{
@@ -71,6 +71,9 @@ pub struct Plan {
     pub seed: u64,
     pub entrants: Vec<Entrant>,
     pub schedule: Schedule,
+    /// Command-line agents run in the sandbox too (sources always do).
+    #[serde(default)]
+    pub sandbox: bool,
 }
 
 /// One game of the schedule.
@@ -430,7 +433,10 @@ pub fn run(
     let queue = Mutex::new(queue);
     let halt = AtomicBool::new(false);
     let mut replays: HashMap<Slot, u32> = HashMap::new();
-    let limits = Limits::default();
+    let limits = Limits {
+        sandbox: SandboxSettings { commands: plan.sandbox, ..SandboxSettings::default() },
+        ..Limits::default()
+    };
     // A bounded channel: a worker waits while `waiting` games wait to be
     // stored. Every commit syncs the disk, so a league lets up to 16 games
     // per worker pile up and go into one transaction (games of microseconds
@@ -567,6 +573,7 @@ mod tests {
                 })
                 .collect(),
             schedule,
+            sandbox: false,
         }
     }
 

@@ -552,6 +552,18 @@ pub fn agent_hash(spec: &str, cwd: Option<&Path>, version: &str) -> io::Result<S
         Some(dir) => dir.to_owned(),
         None => std::env::current_dir()?,
     };
+    // A source agent is its source: a changed file is a new agent.
+    if let Some(rest) = spec.strip_prefix("src:") {
+        let path = base.join(rest.rsplit_once("?lang=").map_or(rest, |(path, _)| path));
+        let contents = fs::read(&path).map_err(|error| {
+            io::Error::new(
+                error.kind(),
+                format!("cannot read {} to hash it: {error}", path.display()),
+            )
+        })?;
+        hasher.update(&contents);
+        return Ok(hex(&hasher.finalize()));
+    }
     for (index, word) in spec.split_whitespace().enumerate() {
         let file = if index == 0 && !word.contains('/') {
             find_on_path(word)

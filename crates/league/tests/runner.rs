@@ -29,6 +29,7 @@ fn league(game: &str, entrants: Vec<Entrant>, pairs: u64) -> Plan {
         seed: 7,
         entrants,
         schedule: Schedule::League { pairs, gauntlet: None },
+        sandbox: false,
     }
 }
 
@@ -86,6 +87,7 @@ fn an_sprt_stops_when_it_decides() {
         seed: 1,
         entrants: vec![builtin("greedy"), builtin("random")],
         schedule: Schedule::Sprt { sprt, max_pairs: 10_000 },
+        sandbox: false,
     };
     let (store, id, standing) = play(&plan, RunKind::Sprt, 2);
     let report = sprt_report(&standing, &sprt);

@@ -15,7 +15,7 @@ const TESTKIT: &str = env!("CARGO_BIN_EXE_versus-testkit");
 const TIME: TimeControl = TimeControl { game_ms: 2_000, ready_ms: 1_000 };
 
 fn program(args: &str) -> AgentSpec {
-    AgentSpec::Program(ChildSpec { command: format!("{TESTKIT} {args}"), cwd: None })
+    AgentSpec::Program(ChildSpec::new(format!("{TESTKIT} {args}"), None))
 }
 
 struct Played {
@@ -260,10 +260,7 @@ fn waiting_n_ms_is_charged_n_ms() {
 fn a_missing_working_directory_is_an_error_not_a_verdict() {
     let config = GameConfig { seed: 1, time: TIME, input: None };
     let agents = BySide::new(
-        AgentSpec::Program(ChildSpec {
-            command: "true".into(),
-            cwd: Some("/nonexistent/dir".into()),
-        }),
+        AgentSpec::Program(ChildSpec::new("true", Some("/nonexistent/dir".into()))),
         AgentSpec::Builtin { name: "greedy".into(), seed: 1 },
     );
     let error =

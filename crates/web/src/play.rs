@@ -165,10 +165,7 @@ impl Sessions {
             AgentSpec::Builtin { name: request.agent.clone(), seed },
             AgentSpec::Builtin { name: request.agent.clone(), seed },
         );
-        specs[human] = AgentSpec::Program(versus_judge::ChildSpec {
-            command: "human (browser)".into(),
-            cwd: None,
-        });
+        specs[human] = AgentSpec::Program(versus_judge::ChildSpec::new("human (browser)", None));
         let (sender, receiver) = mpsc::channel();
         let session = Arc::new(Session {
             side: human,

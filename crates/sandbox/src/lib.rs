@@ -1,0 +1,19 @@
+//! The sandbox: the judging environment's languages and the isolation of
+//! the programs that contestants submit.
+//!
+//! It knows languages (how to compile a source, how to run what was built)
+//! and isolation (bubblewrap namespaces, the kernel's cgroups), and nothing
+//! of any game. The judge asks it for a ready command and a [`Cage`] to
+//! read verdicts from and to kill through.
+
+mod build;
+mod cgroup;
+mod host;
+mod isolation;
+mod lang;
+
+pub use build::{Artifact, BuildError, Builder};
+pub use cgroup::Cage;
+pub use host::{CgroupMode, Host};
+pub use isolation::{Isolation, Prepared, Workdir};
+pub use lang::{Language, Toolchain};

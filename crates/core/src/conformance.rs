@@ -11,7 +11,8 @@ use std::time::Duration;
 use crate::clock::TimeControl;
 use crate::game::{Game, GameConfig};
 use crate::play::{play, Endpoint, LocalEndpoint};
-use crate::record::{replay_steps, RecordLine};
+use crate::rebuild::Moments;
+use crate::record::{replay_steps, Header, RecordLine};
 use crate::referee::{Fault, GameResult, Outcome, Reply};
 use crate::side::{BySide, Side};
 
@@ -127,6 +128,172 @@ impl<E: Endpoint> Endpoint for Sabotaged<E> {
             reply
         }
     }
+}
+
+/// An endpoint that behaves like `inner`, except that its `nth` reply (from
+/// 0) comes too late to count, its text unchanged: a legal move that the
+/// judge must not play.
+struct Late<E> {
+    inner: E,
+    replies: usize,
+    nth: usize,
+}
+
+impl<E: Endpoint> Endpoint for Late<E> {
+    fn send(&mut self, line: &str) {
+        self.inner.send(line);
+    }
+    fn receive(&mut self, limit: Duration) -> Reply {
+        let reply = self.inner.receive(limit);
+        self.replies += 1;
+        match reply {
+            Reply::Line { text, .. } if self.replies == self.nth + 1 => {
+                Reply::Line { text, elapsed: Duration::from_millis(RELAXED.game_ms * 2) }
+            }
+            other => other,
+        }
+    }
+}
+
+/// One moment a viewer shows: the index of the last record line it takes
+/// in, and the referee's view there.
+pub type Frame = (usize, serde_json::Value);
+
+/// Compares a record (header first) with its frames: `Err` says where they differ.
+pub type FrameCheck<'a> = dyn Fn(&[RecordLine], &[Frame]) -> Result<(), String> + 'a;
+
+/// The frames a viewer shows of a record, as [`replay_steps`] gives them.
+pub fn frames(game: &dyn Game, lines: &[RecordLine]) -> Vec<Frame> {
+    let Some(RecordLine::Header(header)) = lines.first() else {
+        panic!("{}: a record starts with its header", game.name());
+    };
+    let mut referee = game.referee(&header.config).expect("the record's config is valid");
+    let mut frames = Vec::new();
+    replay_steps(referee.as_mut(), lines, &mut |index, referee| {
+        frames.push((index, referee.view()));
+    })
+    .unwrap_or_else(|e| panic!("{}: {e}", game.name()));
+    frames
+}
+
+/// The record of a game, with the header a judge writes first.
+fn recorded(
+    game: &dyn Game,
+    config: &GameConfig,
+    agents: BySide<&str>,
+    endpoints: BySide<&mut dyn Endpoint>,
+) -> Vec<RecordLine> {
+    let header = RecordLine::Header(Header {
+        game: game.name().to_owned(),
+        rules_version: game.rules_version().to_owned(),
+        config: config.clone(),
+        agents: agents.map(|name| format!("builtin:{name}")),
+    });
+    let (_, lines) = play_endpoints(game, config, endpoints);
+    std::iter::once(header).chain(lines).collect()
+}
+
+/// Checks every frame a viewer would show of many games against an
+/// independent account of each game: `check` is given a whole record (header
+/// first) and its frames, and must rebuild the game from the record's lines
+/// without the view (each game crate's `rebuild` module) and compare.
+///
+/// For each seed, every ordered pair of `agents` plays, and then the first
+/// against the last with one reply in the middle of the game arriving late
+/// (its text a legal move, which must not be shown as played). Returns the
+/// number of frames checked.
+pub fn check_views(
+    game: &dyn Game,
+    agents: &[&str],
+    seeds: std::ops::Range<u64>,
+    check: &FrameCheck<'_>,
+) -> usize {
+    let mut checked = 0;
+    let mut verify = |what: String, lines: Vec<RecordLine>| {
+        let frames = frames(game, &lines);
+        if let Err(message) = check(&lines, &frames) {
+            panic!("{} {what}: {message}", game.name());
+        }
+        checked += frames.len();
+    };
+    let local = |name: &str, seed: u64| {
+        let agent =
+            game.agent(name, seed).unwrap_or_else(|| panic!("{} has no agent {name}", game.name()));
+        SteadyClock(LocalEndpoint::new(agent))
+    };
+    for seed in seeds {
+        let config = config(seed);
+        for &first in agents {
+            for &second in agents {
+                let (mut a, mut b) = (local(first, seed * 2 + 1), local(second, seed * 2 + 2));
+                let lines = recorded(
+                    game,
+                    &config,
+                    BySide::new(first, second),
+                    BySide::new(&mut a, &mut b),
+                );
+                verify(format!("{first} vs {second}, seed {seed}"), lines);
+            }
+        }
+        let (first, second) = (agents[0], agents[agents.len() - 1]);
+        let late_side = if seed % 2 == 0 { Side::First } else { Side::Second };
+        let (mut a, mut b) = (local(first, seed * 2 + 1), local(second, seed * 2 + 2));
+        let clean =
+            recorded(game, &config, BySide::new(first, second), BySide::new(&mut a, &mut b));
+        let nth = reply_count(&clean, late_side) * (1 + seed as usize % 3) / 4;
+        let (mut a, mut b) = (local(first, seed * 2 + 1), local(second, seed * 2 + 2));
+        let lines = match late_side {
+            Side::First => {
+                let mut late = Late { inner: a, replies: 0, nth };
+                recorded(game, &config, BySide::new(first, second), BySide::new(&mut late, &mut b))
+            }
+            Side::Second => {
+                let mut late = Late { inner: b, replies: 0, nth };
+                recorded(game, &config, BySide::new(first, second), BySide::new(&mut a, &mut late))
+            }
+        };
+        verify(format!("{first} vs {second}, seed {seed}, {late_side} reply #{nth} late"), lines);
+    }
+    checked
+}
+
+/// `Ok` if a view shows `expected` as `shown`; else a message naming `what`.
+pub fn same(
+    what: &str,
+    shown: &serde_json::Value,
+    expected: serde_json::Value,
+) -> Result<(), String> {
+    if *shown == expected {
+        Ok(())
+    } else {
+        Err(format!("{what}: the view shows {shown}, the record gives {expected}"))
+    }
+}
+
+/// The view's `clocks` agree with each clock the record states.
+pub fn same_clocks(view: &serde_json::Value, clocks: BySide<Option<u64>>) -> Result<(), String> {
+    for side in Side::BOTH {
+        if let Some(ms) = clocks[side] {
+            let shown = &view["clocks"][side.to_string()];
+            same(&format!("{side}'s clock"), shown, serde_json::json!(ms))?;
+        }
+    }
+    Ok(())
+}
+
+/// Compares each frame with the moment it shows, and names the first frame
+/// that differs.
+pub fn compare_frames<T>(
+    frames: &[Frame],
+    moments: &Moments<T>,
+    compare: impl Fn(&T, &serde_json::Value) -> Result<(), String>,
+) -> Result<(), String> {
+    for (n, (index, view)) in frames.iter().enumerate() {
+        let last = if n + 1 == frames.len() { ", the last" } else { "" };
+        compare(moments.at(*index), view)
+            .map_err(|e| format!("frame {n} (after record line {index}{last}): {e}"))?;
+    }
+    Ok(())
 }
 
 /// The replies that each `side` gave in a record.

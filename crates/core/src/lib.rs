@@ -10,6 +10,7 @@ pub mod clock;
 pub mod conformance;
 pub mod game;
 pub mod play;
+pub mod rebuild;
 pub mod record;
 pub mod referee;
 pub mod rng;
@@ -20,6 +21,7 @@ pub use agent::{run_stdio, AgentError, ProtocolAgent};
 pub use clock::{Clock, Rounding, TimeControl};
 pub use game::{ConfigError, Game, GameConfig};
 pub use play::{play, Endpoint, LocalEndpoint};
+pub use rebuild::{Moments, RebuildError};
 pub use record::{replay, replay_steps, Header, RecordLine, ReplayError};
 pub use referee::{
     ready_reply, timed_reply, Action, Fault, GameResult, Outcome, Referee, Reply, Request,

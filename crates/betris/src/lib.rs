@@ -11,6 +11,7 @@
 //! - [`rules`]: blocks and their 91 orientations, bitboards, the auction, the score.
 //! - [`protocol`]: every line of the conversation as a typed value.
 //! - [`referee`]: the judge (its random draws are documented there).
+//! - [`rebuild`]: a game read back from its record without the referee.
 //! - [`agents`]: the built-in `random`, `greedy` and `fair` players.
 //! - [`strong`]: the `strong` player.
 //!
@@ -19,6 +20,7 @@
 
 pub mod agents;
 pub mod protocol;
+pub mod rebuild;
 pub mod referee;
 pub mod rules;
 pub mod strong;

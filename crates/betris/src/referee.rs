@@ -28,7 +28,7 @@ use versus_core::{
 };
 
 use crate::protocol::{parse_bet, parse_place, JudgeLine, Phase1, Phase2};
-use crate::rules::{resolve_auction, Award, Bet, BlockSet, Offer, Params, Placement, State};
+use crate::rules::{resolve_auction, Award, Bet, Block, BlockSet, Offer, Params, Placement, State};
 
 /// The [`GameRng::stream`] of the offers.
 pub const BLOCKS_STREAM: u64 = 0;
@@ -73,15 +73,31 @@ enum Stage {
         offer: Offer,
         bets: Replies<Bet>,
     },
+    /// The auction is settled and paid; `PHASE2` is due.
+    Awarded(BySide<Award>),
     Placing {
         awards: BySide<Award>,
         places: Replies<(Placement, u64)>,
     },
+    /// The round's placements are made; its `OPP` lines are due.
+    Placed(BySide<Placement>),
     /// The round's `OPP` lines are said.
     RoundOver,
     /// `FINISH` is due.
     Ending(Outcome),
     Over(Outcome),
+}
+
+/// A round's auction as far as it has gone, for viewers.
+#[derive(Clone, Copy, Debug)]
+struct Auction {
+    /// From 1.
+    round: u32,
+    offer: Offer,
+    bets: BySide<Option<Bet>>,
+    awards: Option<BySide<Award>>,
+    /// The side the coin gave a tie to.
+    tie_winner: Option<Side>,
 }
 
 /// The referee of one game.
@@ -93,6 +109,10 @@ pub struct BetrisReferee {
     offers: Offers,
     ties: GameRng,
     stage: Stage,
+    /// The round being played or the last one played.
+    auction: Option<Auction>,
+    /// Each side's placed blocks and their cells, in order.
+    pieces: BySide<Vec<(Block, u64)>>,
 }
 
 impl BetrisReferee {
@@ -127,6 +147,8 @@ impl BetrisReferee {
             offers,
             ties: GameRng::stream(seed, TIES_STREAM),
             stage: Stage::Start,
+            auction: None,
+            pieces: BySide::default(),
         }
     }
 
@@ -179,6 +201,13 @@ impl BetrisReferee {
         }
         let offer = self.offers.next();
         self.stage = Stage::Betting { offer, bets: BySide::default() };
+        self.auction = Some(Auction {
+            round: self.state.round() + 1,
+            offer,
+            bets: BySide::default(),
+            awards: None,
+            tie_winner: None,
+        });
         self.ask_both(
             |side| {
                 let (my_time, opp_time) = self.time(side);
@@ -209,6 +238,44 @@ impl BetrisReferee {
             .map_err(|e| Fault::runtime(e.to_string(), &line))?;
         Ok((placement, mask))
     }
+
+    /// Settles and pays the auction as soon as both bets are in, so that
+    /// the moment after the bets shows who got which block for how much.
+    fn settle_bets(&mut self, offer: Offer, bets: Replies<Bet>) {
+        let Some(bets) = self.settle(bets) else {
+            return;
+        };
+        let ties = &mut self.ties;
+        let mut tie_winner = None;
+        let awards = resolve_auction(offer, bets, || {
+            let first = ties.coin();
+            tie_winner = Some(if first { Side::First } else { Side::Second });
+            first
+        });
+        if let Some(auction) = self.auction.as_mut() {
+            auction.awards = Some(awards);
+            auction.tie_winner = tie_winner;
+        }
+        self.state.pay(awards);
+        self.stage = Stage::Awarded(awards);
+    }
+
+    /// Makes both placements as soon as both are in, so that the moment
+    /// after them shows them.
+    fn settle_places(&mut self, awards: BySide<Award>, places: Replies<(Placement, u64)>) {
+        let Some(places) = self.settle(places) else {
+            return;
+        };
+        for side in Side::BOTH {
+            let mask = places[side].1;
+            self.state.play_unchecked(side, mask);
+            if mask != 0 {
+                self.pieces[side].push((awards[side].block, mask));
+            }
+        }
+        self.state.end_round();
+        self.stage = Stage::Placed(places.map(|(placement, _)| placement));
+    }
 }
 
 impl Referee for BetrisReferee {
@@ -222,13 +289,16 @@ impl Referee for BetrisReferee {
                 Some(_) => self.start_round(),
                 None => self.next(),
             },
+            // Asked again before every reply came: the missing ones are faults.
             Stage::Betting { offer, bets } => {
-                let Some(bets) = self.settle(bets) else {
-                    return self.next();
-                };
-                let ties = &mut self.ties;
-                let awards = resolve_auction(offer, bets, || ties.coin());
-                self.state.pay(awards);
+                self.settle_bets(offer, bets);
+                self.next()
+            }
+            Stage::Placing { awards, places } => {
+                self.settle_places(awards, places);
+                self.next()
+            }
+            Stage::Awarded(awards) => {
                 self.stage = Stage::Placing { awards, places: BySide::default() };
                 self.ask_both(
                     |side| {
@@ -244,20 +314,13 @@ impl Referee for BetrisReferee {
                     |side| self.clocks[side].limit(),
                 )
             }
-            Stage::Placing { places, .. } => {
-                let Some(places) = self.settle(places) else {
-                    return self.next();
-                };
-                for side in Side::BOTH {
-                    self.state.play_unchecked(side, places[side].1);
-                }
-                self.state.end_round();
+            Stage::Placed(places) => {
                 self.stage = Stage::RoundOver;
                 Action::Tell(
                     Side::BOTH
                         .iter()
                         .map(|&side| {
-                            let seen = places[side.opponent()].0.clone();
+                            let seen = places[side.opponent()].clone();
                             (side, JudgeLine::Opp(seen).to_string())
                         })
                         .collect(),
@@ -278,36 +341,67 @@ impl Referee for BetrisReferee {
         }
     }
 
+    /// `boards`: each side's rows, top first, `#` filled and `.` empty;
+    /// `pieces`: each side's placed blocks in order, with their cells as
+    /// 1-based `[row, column]` pairs as on the wire; `auction`: the round
+    /// being played or the last one (its number from 1, the offer, the
+    /// bets given, the awards once both are in, and the side a tie went to
+    /// on the judge's coin), or null before the first; `shapes`: the cells
+    /// of the offered blocks, each in one orientation; `round`: rounds
+    /// completed, of `rounds`.
     fn view(&self) -> serde_json::Value {
+        use serde_json::json;
+        let size = self.state.params().size;
+        // `Board::is_filled` counts rows and columns from 0.
         let rows = |side: Side| {
             let board = self.state.board(side);
-            (1..=board.size())
-                .map(|r| {
-                    (1..=board.size())
-                        .map(|c| if board.is_filled(r, c) { '#' } else { '.' })
-                        .collect()
-                })
+            (0..size)
+                .map(|r| (0..size).map(|c| if board.is_filled(r, c) { '#' } else { '.' }).collect())
                 .collect::<Vec<String>>()
         };
-        let (offer, blocks) = match &self.stage {
-            Stage::Betting { offer, .. } => (Some([offer.a.name(), offer.b.name()]), None),
-            Stage::Placing { awards, .. } => (
-                None,
-                Some(
-                    awards
-                        .as_ref()
-                        .map(|a| serde_json::json!({ "block": a.block.name(), "paid": a.paid })),
-                ),
-            ),
-            _ => (None, None),
-        };
-        serde_json::json!({
-            "size": self.state.board(Side::First).size(),
+        let pieces = BySide::from_fn(|side| {
+            self.pieces[side]
+                .iter()
+                .map(|&(block, mask)| {
+                    let cells: Vec<[i64; 2]> =
+                        Placement::from_mask(mask).cells.iter().map(|&(x, y)| [x, y]).collect();
+                    json!({ "block": block.name(), "cells": cells })
+                })
+                .collect::<Vec<_>>()
+        });
+        let auction = self.auction.map(|a| {
+            let bet = |b: Bet| json!({ "block": b.block.name(), "chips": b.chips });
+            let award = |w: Award| json!({ "block": w.block.name(), "paid": w.paid });
+            json!({
+                "round": a.round,
+                "offer": [a.offer.a.name(), a.offer.b.name()],
+                "bets": a.bets.map(|b| b.map(bet)),
+                "awards": a.awards.map(|w| w.map(award)),
+                "tie_winner": a.tie_winner,
+            })
+        });
+        // How the offered blocks look, for a person who does not know the
+        // names: the cells of each one's first orientation.
+        let shapes: serde_json::Map<String, serde_json::Value> = self
+            .auction
+            .iter()
+            .flat_map(|a| [a.offer.a, a.offer.b])
+            .map(|block| {
+                let mask = block.orientations().first().map_or(0, |shape| shape.mask);
+                let cells: Vec<[i64; 2]> =
+                    Placement::from_mask(mask).cells.iter().map(|&(x, y)| [x, y]).collect();
+                (block.name().to_owned(), json!(cells))
+            })
+            .collect();
+        json!({
+            "size": size,
+            "rounds": self.state.params().rounds,
             "boards": BySide::from_fn(rows),
+            "pieces": pieces,
             "chips": BySide::from_fn(|side| self.state.chips(side)),
             "round": self.state.round(),
-            "offer": offer,
-            "blocks": blocks,
+            "auction": auction,
+            "shapes": shapes,
             "scores": self.state.scores(),
             "clocks": self.clocks.as_ref().map(|c| c.remaining_ms()),
         })
@@ -320,12 +414,24 @@ impl Referee for BetrisReferee {
                 self.stage = Stage::Ready(replies);
             }
             Stage::Betting { offer, mut bets } => {
-                bets[side] = Some(self.bet_reply(side, offer, reply));
-                self.stage = Stage::Betting { offer, bets };
+                let bet = self.bet_reply(side, offer, reply);
+                if let (Ok(bet), Some(auction)) = (&bet, self.auction.as_mut()) {
+                    auction.bets[side] = Some(*bet);
+                }
+                bets[side] = Some(bet);
+                if bets.first.is_some() && bets.second.is_some() {
+                    self.settle_bets(offer, bets);
+                } else {
+                    self.stage = Stage::Betting { offer, bets };
+                }
             }
             Stage::Placing { awards, mut places } => {
                 places[side] = Some(self.place_reply(side, awards[side], reply));
-                self.stage = Stage::Placing { awards, places };
+                if places.first.is_some() && places.second.is_some() {
+                    self.settle_places(awards, places);
+                } else {
+                    self.stage = Stage::Placing { awards, places };
+                }
             }
             // Nothing was asked: there is nothing to answer.
             other => self.stage = other,

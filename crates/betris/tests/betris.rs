@@ -7,11 +7,13 @@ use std::path::Path;
 use std::time::Duration;
 
 use proptest::prelude::*;
+use serde_json::{json, Value};
 use versus_betris::protocol::{parse_bet, parse_place, AgentLine, JudgeLine, Phase1, Phase2};
+use versus_betris::rebuild::{rebuild, Moment};
 use versus_betris::referee::{BLOCKS_STREAM, TIES_STREAM};
 use versus_betris::rules::{Bet, Block, BlockSet, Board, Offer, Params, Placement, State};
 use versus_betris::{BetrisGame, GAME};
-use versus_core::conformance::{self, play_builtin};
+use versus_core::conformance::{self, compare_frames, play_builtin, same, same_clocks};
 use versus_core::transcript::Transcript;
 use versus_core::{
     run_stdio, Action, BySide, ConfigError, Fault, Game, GameConfig, GameResult, GameRng, Outcome,
@@ -676,6 +678,101 @@ fn greedy_beats_random() {
         points += outcome.result.points(Side::First);
     }
     assert!(points >= 15.0, "greedy scored {points} of {games}");
+}
+
+// ---------------------------------------------------------------- views
+
+/// Where `view` (a frame of the viewer) differs from `truth` (the game
+/// rebuilt from the record's wire lines), if anywhere.
+fn compare_view(params: &Params, truth: &Moment, view: &Value) -> Result<(), String> {
+    let size = usize::from(params.size);
+    for side in Side::BOTH {
+        // The board as the placements on the wire fill it, 1-based.
+        let mut rows = vec![vec!['.'; size]; size];
+        for piece in &truth.pieces[side] {
+            for &(x, y) in &piece.cells {
+                rows[x as usize - 1][y as usize - 1] = '#';
+            }
+        }
+        let expected: Vec<String> = rows.into_iter().map(String::from_iter).collect();
+        let shown: Vec<String> = serde_json::from_value(view["boards"][side.to_string()].clone())
+            .map_err(|e| format!("no boards.{side}: {e}"))?;
+        if shown != expected {
+            return Err(format!(
+                "{side}'s board shows\n{}\nbut the record's placements fill\n{}",
+                shown.join("\n"),
+                expected.join("\n")
+            ));
+        }
+        let filled: usize = truth.pieces[side].iter().map(|p| p.cells.len()).sum();
+        assert_eq!(truth.state.board(side).filled_count() as usize, filled, "the rebuild itself");
+    }
+    let state = &truth.state;
+    same("scores", &view["scores"], json!(state.scores()))?;
+    same("chips", &view["chips"], json!(BySide::from_fn(|side| state.chips(side))))?;
+    same("rounds played", &view["round"], json!(state.round()))?;
+    same_clocks(view, truth.clocks)?;
+    let pieces = BySide::from_fn(|side| {
+        truth.pieces[side]
+            .iter()
+            .map(|piece| {
+                let mut cells = piece.cells.clone();
+                cells.sort_unstable();
+                json!({ "block": piece.block.name(), "cells": cells })
+            })
+            .collect::<Vec<_>>()
+    });
+    let mut shown_pieces = view["pieces"].clone();
+    for side in ["first", "second"] {
+        for piece in shown_pieces[side].as_array_mut().into_iter().flatten() {
+            let mut cells: Vec<(i64, i64)> =
+                serde_json::from_value(piece["cells"].clone()).unwrap_or_default();
+            cells.sort_unstable();
+            piece["cells"] = json!(cells);
+        }
+    }
+    same("pieces", &shown_pieces, json!(pieces))?;
+    let auction = truth.auction.as_ref().map(|a| {
+        let bets = a.bets.map(|b| b.map(|b| json!({ "block": b.block.name(), "chips": b.chips })));
+        let awards =
+            a.awards.map(|w| w.map(|w| json!({ "block": w.block.name(), "paid": w.paid })));
+        json!({
+            "round": a.round,
+            "offer": [a.offer.a.name(), a.offer.b.name()],
+            "bets": bets,
+            "awards": awards,
+            "tie_winner": a.tie_winner,
+        })
+    });
+    same("auction", &view["auction"], json!(auction))
+}
+
+/// Checks the frames of games of `game` and returns how many there were
+/// and how many of them showed a tie settled by the coin.
+fn check_views_of(game: &BetrisGame, seeds: std::ops::Range<u64>) -> (usize, usize) {
+    let params = *game.params();
+    let coin_tosses = std::cell::Cell::new(0);
+    let frames = conformance::check_views(game, &["random", "greedy"], seeds, &|lines, frames| {
+        let moments = rebuild(params, lines).map_err(|e| e.to_string())?;
+        compare_frames(frames, &moments, |truth, view| {
+            if truth.auction.as_ref().is_some_and(|a| a.tie_winner.is_some()) {
+                coin_tosses.set(coin_tosses.get() + 1);
+            }
+            compare_view(&params, truth, view)
+        })
+    });
+    (frames, coin_tosses.get())
+}
+
+#[test]
+fn every_frame_shows_the_boards_and_auction_the_record_plays() {
+    // Four whole games a seed, each shown at its start, after READY, after
+    // the bets and the placements of each of 12 rounds, and at its end.
+    let (frames, coin_tosses) = check_views_of(&GAME, 0..12);
+    assert!(frames >= 12 * 4 * 27, "only {frames} frames");
+    assert!(coin_tosses > 0, "no tie was settled by the coin");
+    check_views_of(&SMALL_GAME, 0..6);
+    check_views_of(&MEDIUM_GAME, 0..6);
 }
 
 // ---------------------------------------------------------------- config

@@ -16,6 +16,7 @@
 
 pub mod agents;
 pub mod protocol;
+pub mod rebuild;
 pub mod referee;
 pub mod rules;
 pub mod search;

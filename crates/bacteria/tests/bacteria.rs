@@ -4,10 +4,15 @@ use std::path::Path;
 use std::time::Duration;
 
 use proptest::prelude::*;
+use serde_json::json;
 use versus_bacteria::protocol::{AgentLine, JudgeLine, WireMove};
+use versus_bacteria::rebuild::rebuild;
 use versus_bacteria::referee::{EXPECTED_MOVE, ILLEGAL_MOVE};
 use versus_bacteria::{perft, perft_divide, Move, Square, State, GAME};
-use versus_core::conformance::{assert_keeps_its_clock, check_game, play_builtin, play_timed};
+use versus_core::conformance::{
+    assert_keeps_its_clock, check_game, check_views, compare_frames, play_builtin, play_timed,
+    same, same_clocks,
+};
 use versus_core::transcript::Transcript;
 use versus_core::{
     Action, BySide, Fault, Game, GameConfig, GameResult, GameRng, Reply, Side, TimeControl,
@@ -298,6 +303,26 @@ fn registry_entry() {
 #[test]
 fn conformance() {
     check_game(&GAME, 20);
+}
+
+/// Every frame a viewer shows is the position the record's `MOVE` lines
+/// make, as the rules' own notation writes it (rows top first, `O` the
+/// first player), with the rules' piece counts as the scores.
+#[test]
+fn every_frame_shows_the_position_the_record_plays() {
+    let frames = check_views(&GAME, &["random", "greedy"], 0..8, &|lines, frames| {
+        let moments = rebuild(lines).map_err(|e| e.to_string())?;
+        compare_frames(frames, &moments, |truth, view| {
+            let notation = truth.state.to_string();
+            let rows: Vec<&str> = notation.split(' ').next().unwrap_or("").split('/').collect();
+            same("board", &view["board"], json!(rows))?;
+            same("scores", &view["scores"], json!(truth.state.counts()))?;
+            same("side to move", &view["to_move"], json!(truth.state.side_to_move()))?;
+            same("turns played", &view["turns"], json!(truth.state.turns()))?;
+            same_clocks(view, truth.clocks)
+        })
+    });
+    assert!(frames > 8 * 4 * 20, "only {frames} frames");
 }
 
 #[test]

@@ -15,6 +15,7 @@ pub mod agents;
 pub mod log;
 pub mod position;
 pub mod protocol;
+pub mod rebuild;
 pub mod referee;
 pub mod reference;
 pub mod rules;

@@ -7,13 +7,17 @@ use std::path::Path;
 use std::time::Duration;
 
 use proptest::prelude::*;
+use serde_json::{json, Value};
 use versus_connexion::agents::{self, Clock, GreedyPolicy, Policy};
 use versus_connexion::log::testing_tool_log;
 use versus_connexion::protocol::{parse_put, AgentLine, JudgeLine};
+use versus_connexion::rebuild::rebuild;
 use versus_connexion::referee::{parse_input, ConnexionReferee};
 use versus_connexion::rules::{scores_from_scratch, Board, Cell, Move, State, Tile, CELLS};
 use versus_connexion::GAME;
-use versus_core::conformance::{assert_keeps_its_clock, play_timed};
+use versus_core::conformance::{
+    assert_keeps_its_clock, compare_frames, play_timed, same, same_clocks,
+};
 use versus_core::transcript::Transcript;
 use versus_core::{
     play, Action, BySide, Fault, Game, GameConfig, GameRng, LocalEndpoint, ProtocolAgent,
@@ -493,6 +497,73 @@ fn bad_inputs_are_config_errors() {
 #[test]
 fn conformance() {
     versus_core::conformance::check_game(&GAME, 200);
+}
+
+/// The 64 cell names of GAMES.md: column a-f, row 1-6, sign, without the 8
+/// that do not exist.
+fn cell_names() -> Vec<String> {
+    let missing = ["a1-", "a4-", "c3+", "c6+", "d1-", "d4-", "f3+", "f6+"];
+    let mut names = Vec::new();
+    for column in ['a', 'b', 'c', 'd', 'e', 'f'] {
+        for row in 1..=6 {
+            for sign in ['-', '+'] {
+                names.push(format!("{column}{row}{sign}"));
+            }
+        }
+    }
+    names.retain(|name| !missing.contains(&name.as_str()));
+    names
+}
+
+/// Every frame a viewer shows holds exactly the tiles the record's `PUT`
+/// lines placed, on the cells they named; the hands are the `INIT` tiles
+/// less those placed plus those the `GET` lines gave; the scores are the
+/// rules' (counted from scratch) for that board.
+#[test]
+fn every_frame_shows_the_board_the_record_plays() {
+    let names = cell_names();
+    assert_eq!(names.len(), CELLS);
+    let frames = versus_core::conformance::check_views(
+        &GAME,
+        &["random", "greedy"],
+        0..10,
+        &|lines, frames| {
+            let moments = rebuild(lines).map_err(|e| e.to_string())?;
+            compare_frames(frames, &moments, |truth, view| {
+                let placed: BTreeMap<&str, &str> =
+                    truth.placed.iter().map(|(c, t)| (c.as_str(), t.as_str())).collect();
+                let expected: BTreeMap<&str, Option<&str>> =
+                    names.iter().map(|n| (n.as_str(), placed.get(n.as_str()).copied())).collect();
+                let shown: BTreeMap<&str, Option<&str>> = view["cells"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .map(|c| (c["name"].as_str().unwrap_or("?"), c["tile"].as_str()))
+                    .collect();
+                same("cells", &json!(shown), json!(expected))?;
+                let state = &truth.state;
+                let hands = BySide::from_fn(|side| {
+                    let mut tiles: Vec<String> =
+                        state.hand(side).tiles().iter().map(Tile::to_string).collect();
+                    tiles.sort();
+                    tiles
+                });
+                let mut shown_hands = view["hands"].clone();
+                for side in ["first", "second"] {
+                    if let Some(tiles) = shown_hands[side].as_array_mut() {
+                        tiles.sort_by_key(Value::to_string);
+                    }
+                }
+                same("hands", &shown_hands, json!(hands))?;
+                same("bags", &view["bags"], json!(BySide::from_fn(|s| state.bag(s).len())))?;
+                same("scores", &view["scores"], json!(scores_from_scratch(state.board().cells())))?;
+                same("turn", &view["turn"], json!(state.turn()))?;
+                same("side to move", &view["to_move"], json!(state.side_to_move()))?;
+                same_clocks(view, truth.clocks)
+            })
+        },
+    );
+    assert!(frames > 10 * 4 * 64, "only {frames} frames");
 }
 
 // -------------------------------------------------------------------- agents

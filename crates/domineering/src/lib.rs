@@ -15,6 +15,7 @@
 
 pub mod agents;
 pub mod protocol;
+pub mod rebuild;
 pub mod referee;
 pub mod rules;
 pub mod search;

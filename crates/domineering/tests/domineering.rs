@@ -6,13 +6,17 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use proptest::prelude::*;
-use versus_core::conformance::{assert_keeps_its_clock, check_game, play_timed};
+use serde_json::{json, Value};
+use versus_core::conformance::{
+    assert_keeps_its_clock, check_game, check_views, compare_frames, play_timed, same, same_clocks,
+};
 use versus_core::transcript::Transcript;
 use versus_core::{
     Action, BySide, Fault, Game, GameConfig, GameResult, GameRng, Outcome, Reply, Request, Side,
     TimeControl,
 };
 use versus_domineering::protocol::{AgentLine, JudgeLine};
+use versus_domineering::rebuild::rebuild;
 use versus_domineering::referee::parse_input;
 use versus_domineering::rules::{Cell, Move, State, Values};
 use versus_domineering::GAME;
@@ -111,6 +115,43 @@ fn transcript_ready_both_fail() {
 #[test]
 fn conformance_suite() {
     check_game(&GAME, 300);
+}
+
+/// Every frame a viewer shows is the board the record's value lines and
+/// `MOVE` lines make: the first player's dominoes cover (x, y) and
+/// (x, y + 1), the second's (x, y) and (x + 1, y), 1-based as on the wire;
+/// the scores are the rules' for that board.
+#[test]
+fn every_frame_shows_the_board_the_record_plays() {
+    let frames = check_views(&GAME, &["random", "greedy"], 0..16, &|lines, frames| {
+        let moments = rebuild(lines).map_err(|e| e.to_string())?;
+        compare_frames(frames, &moments, |truth, view| {
+            let mut cells = [['.'; 8]; 8];
+            let mut dominoes = Vec::new();
+            for &(side, x, y) in &truth.dominoes {
+                let (x, y) = (x as usize - 1, y as usize - 1);
+                let (mark, x2, y2) = match side {
+                    Side::First => ('h', x, y + 1),
+                    Side::Second => ('v', x + 1, y),
+                };
+                cells[x][y] = mark;
+                cells[x2][y2] = mark;
+                dominoes.push(json!({ "x": x + 1, "y": y + 1, "side": side }));
+            }
+            let rows: Vec<String> = cells.iter().map(String::from_iter).collect();
+            same("cells", &view["cells"], json!(rows))?;
+            let key = |d: &Value| (d["x"].as_u64(), d["y"].as_u64(), d["side"].to_string());
+            let mut shown = view["dominoes"].as_array().cloned().unwrap_or_default();
+            shown.sort_by_key(key);
+            dominoes.sort_by_key(key);
+            same("dominoes", &json!(shown), json!(dominoes))?;
+            same("values", &view["values"], json!(truth.values))?;
+            same("scores", &view["scores"], json!(truth.state.scores()))?;
+            same("side to move", &view["to_move"], json!(truth.state.side_to_move()))?;
+            same_clocks(view, truth.clocks)
+        })
+    });
+    assert!(frames > 16 * 4 * 20, "only {frames} frames");
 }
 
 #[test]

@@ -112,22 +112,88 @@ const RENDER = {
 
   "betris-large"(view, onCell, selected) {
     const size = 36;
-    const wrap = el("div", { style: "display:flex;gap:1em" });
+    const boards = el("div", { style: "display:flex;gap:1em" });
     for (const side of ["first", "second"]) {
       const rows = view.boards[side];
+      const pieces = (view.pieces && view.pieces[side]) || [];
+      const pieceAt = new Map();
+      pieces.forEach((piece, i) => piece.cells.forEach(([x, y]) => pieceAt.set(`${x} ${y}`, i)));
       const board = grid(rows.length, rows.length, size, (x, y, left, top) => {
         const filled = rows[x - 1][y - 1] === "#";
         const chosen = selected && selected.side === side && selected.cells.has(`${x} ${y}`);
+        // Pieces alternate shades in the order they were placed, and each
+        // is outlined below, so that touching pieces stay apart.
+        const shade = (pieceAt.get(`${x} ${y}`) || 0) % 2;
+        const colour = side === "first" ? ["#5c6bc0", "#7986cb"][shade] : ["#26a69a", "#4db6ac"][shade];
         return svg("rect", { x: left, y: top, width: size, height: size, "data-cell": `${side} ${x} ${y}`,
           "data-filled": filled ? "1" : "0",
-          fill: chosen ? "#ffb74d" : filled ? (side === "first" ? "#5c6bc0" : "#26a69a") : "#fff",
+          fill: chosen ? "#ffb74d" : filled ? colour : "#fff",
           stroke: "#b0bec5", onclick: () => onCell && onCell({ side, x, y }) });
       });
-      wrap.append(el("div", {}, el("div", {}, `${side}: ${view.chips[side]} chips`), board));
+      // Each placed block outlined, as Domineering's dominoes are: an edge
+      // of one of its cells is drawn where the cell across it is not its own.
+      pieces.forEach((piece, i) => {
+        const own = new Set(piece.cells.map(([x, y]) => `${x} ${y}`));
+        const path = [];
+        for (const [x, y] of piece.cells) {
+          const left = (y - 1) * size + 1, top = (x - 1) * size + 1;
+          if (!own.has(`${x - 1} ${y}`)) path.push(`M${left} ${top}h${size}`);
+          if (!own.has(`${x + 1} ${y}`)) path.push(`M${left} ${top + size}h${size}`);
+          if (!own.has(`${x} ${y - 1}`)) path.push(`M${left} ${top}v${size}`);
+          if (!own.has(`${x} ${y + 1}`)) path.push(`M${left + size} ${top}v${size}`);
+        }
+        const [x, y] = piece.cells.reduce((a, b) => (b[0] < a[0] || (b[0] === a[0] && b[1] < a[1]) ? b : a));
+        board.append(svg("path", { d: path.join(""), fill: "none", stroke: "#1a237e", "stroke-width": 3,
+          "stroke-linecap": "square", "pointer-events": "none", "data-piece": `${side} ${i}`, "data-block": piece.block,
+          "data-cells": piece.cells.map((c) => c.join(" ")).sort().join(",") }),
+        svg("text", { x: (y - 1) * size + 4, y: (x - 1) * size + 13, "font-size": 10, fill: "#fff",
+          "pointer-events": "none" }, piece.block));
+      });
+      boards.append(el("div", {}, el("div", {}, `${side}: ${view.chips[side]} chips`), board));
     }
-    return wrap;
+    return el("div", {}, boards, betrisAuction(view));
   },
 };
+
+// A block drawn small, from its cells.
+function blockShape(cells, size = 10) {
+  const rows = Math.max(...cells.map((c) => c[0])), cols = Math.max(...cells.map((c) => c[1]));
+  const root = svg("svg", { width: cols * size + 2, height: rows * size + 2, class: "shape" });
+  for (const [x, y] of cells) {
+    root.append(svg("rect", { x: (y - 1) * size + 1, y: (x - 1) * size + 1, width: size, height: size,
+      fill: "#78909c", stroke: "#fff" }));
+  }
+  return root;
+}
+
+// The round's offer, the bets and who got which block, as far as the
+// frame has them.
+function betrisAuction(view) {
+  const box = el("div", { id: "auction", class: "auction" });
+  const a = view.auction;
+  if (!a) {
+    box.append(el("p", {}, "No block offered yet."));
+    return box;
+  }
+  const named = (block) => el("span", { class: "block" }, el("b", {}, block), " ",
+    view.shapes && view.shapes[block] ? blockShape(view.shapes[block]) : "");
+  box.append(el("p", {}, `Round ${a.round}${view.rounds ? ` of ${view.rounds}` : ""}: offer `,
+    named(a.offer[0]), " or ", named(a.offer[1])));
+  const bets = ["first", "second"].map((side) => {
+    const bet = a.bets[side];
+    return bet ? `${side} bets ${bet.chips} on ${bet.block}` : `${side}: no bet`;
+  });
+  box.append(el("p", { class: "bets" }, bets.join(" · ")));
+  if (a.awards) {
+    const gets = ["first", "second"].map((side) => {
+      const award = a.awards[side];
+      return `${side} gets ${award.block}${award.paid ? ` for ${award.paid} chip${award.paid === 1 ? "" : "s"}` : " free"}`;
+    });
+    const tie = a.tie_winner ? ` (a tie: the judge's coin chose ${a.tie_winner})` : "";
+    box.append(el("p", { class: "awards" }, gets.join(" · ") + tie));
+  }
+  return box;
+}
 
 function renderBoard(game, view, onCell, selected) {
   const draw = RENDER[game];

@@ -70,6 +70,57 @@ async fn an_uploaded_record_of_each_game_replays_frame_by_frame() {
     }
 }
 
+/// The frames the server sends draw the game the record's own lines make
+/// (each game's `rebuild`), at every frame, the last included.
+#[tokio::test]
+async fn every_frame_served_is_the_game_the_record_plays() {
+    let router = app(AppState::new(None));
+    for game in GAMES {
+        for seed in [1, 6] {
+            let lines = common::played(game, seed);
+            let truth = common::truth(game, &lines);
+            let (status, replay) =
+                call(&router, "POST", "/api/replay", Body::from(jsonl(&lines))).await;
+            assert_eq!(status, StatusCode::OK, "{game}: {replay}");
+            let frames = replay["frames"].as_array().unwrap();
+            for (n, frame) in frames.iter().enumerate() {
+                let index = frame["index"].as_u64().unwrap() as usize;
+                let expected = truth.at(index);
+                let view = &frame["view"];
+                let context = format!("{game} seed {seed}, frame {n} of {}", frames.len());
+                assert_eq!(common::drawn_from_view(game, view), expected.cells, "{context}");
+                for side in ["first", "second"] {
+                    let shown = view["scores"][side].as_f64();
+                    let scores = serde_json::to_value(expected.scores).unwrap();
+                    assert_eq!(shown, scores[side].as_f64(), "{context}: {side}'s score");
+                }
+                if game == "betris-large" {
+                    let pieces = serde_json::to_value(&expected.pieces).unwrap();
+                    for side in ["first", "second"] {
+                        let mut shown: Vec<String> = view["pieces"][side]
+                            .as_array()
+                            .unwrap()
+                            .iter()
+                            .map(|p| {
+                                let mut cells: Vec<String> = p["cells"]
+                                    .as_array()
+                                    .unwrap()
+                                    .iter()
+                                    .map(|c| format!("{} {}", c[0], c[1]))
+                                    .collect();
+                                cells.sort();
+                                cells.join(",")
+                            })
+                            .collect();
+                        shown.sort();
+                        assert_eq!(json!(shown), pieces[side], "{context}: {side}'s pieces");
+                    }
+                }
+            }
+        }
+    }
+}
+
 fn footer_result(lines: &[RecordLine]) -> String {
     match lines.last() {
         Some(RecordLine::Footer { outcome }) => outcome.result.notation().to_owned(),

@@ -15,7 +15,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
-use versus_core::{replay_steps, BySide, RecordLine};
+use versus_core::{BySide, RecordLine, Side};
 use versus_league::store::{GameId, NewAgent, NewGame, NewRun, RunKind, Store};
 
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
@@ -203,42 +203,30 @@ fn serve(store: Option<Store>) -> SocketAddr {
     addr
 }
 
-/// What the page draws of a view, read the same way from the DOM and from
-/// the referee's view: one string per cell.
-fn drawn_from_view(game: &str, view: &Value) -> Vec<String> {
-    let rows = |v: &Value| -> Vec<String> {
-        v.as_array()
-            .unwrap()
-            .iter()
-            .flat_map(|row| row.as_str().unwrap().chars().map(String::from).collect::<Vec<_>>())
-            .collect()
-    };
-    match game {
-        "bacteria-war" => rows(&view["board"]),
-        "domineering" => rows(&view["cells"]),
-        "connexion" => view["cells"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|c| c["tile"].as_str().unwrap_or("").to_owned())
-            .collect(),
-        "betris-large" => {
-            let mut cells = rows(&view["boards"]["first"]);
-            cells.extend(rows(&view["boards"]["second"]));
-            cells
-                .into_iter()
-                .map(|c| if c == "#" { "1".to_owned() } else { "0".to_owned() })
-                .collect()
-        }
-        _ => unreachable!(),
-    }
-}
-
+/// What the page draws: for each probe point (board, fractions across and
+/// down its cells), the `data-` value of the cell element under that point
+/// (found by hit-testing, so a cell drawn in the wrong place is read as
+/// what is there); each player's score; Betris's outlined pieces (side and
+/// cells) and the text of its auction panel.
 const DRAWN_JS: &str = "
-  const pick = { 'bacteria-war': ['[data-piece]', 'piece'], 'domineering': ['[data-owner]', 'owner'],
-                 'connexion': ['[data-tile]', 'tile'], 'betris-large': ['[data-filled]', 'filled'] };
-  const [css, key] = pick[GAME];
-  return Array.from(document.querySelectorAll('#board ' + css)).map(e => e.dataset[key]);";
+  const key = { 'bacteria-war': 'piece', 'domineering': 'owner', 'connexion': 'tile', 'betris-large': 'filled' }[GAME];
+  const boards = document.querySelectorAll('#board svg.board');
+  const cells = PROBES.map(([i, fx, fy]) => {
+    const board = boards[i];
+    if (!board) return null;
+    const box = board.getBoundingClientRect();
+    const width = board.width.baseVal.value, height = board.height.baseVal.value;
+    // The cells start 1 px inside the drawing, which sits inside its CSS border.
+    const left = box.left + (box.width - width) / 2 + 1, top = box.top + (box.height - height) / 2 + 1;
+    const hit = document.elementFromPoint(left + fx * (width - 2), top + fy * (height - 2));
+    const cell = hit && hit.closest('[data-' + key + ']');
+    return cell ? cell.dataset[key] : null;
+  });
+  const scores = Array.from(document.querySelectorAll('.players tr[data-side] .score')).map(e => e.textContent);
+  const pieces = Array.from(document.querySelectorAll('#board [data-piece]'))
+    .map(p => [p.dataset.piece.split(' ')[0], p.dataset.cells]);
+  const auction = document.querySelector('#auction');
+  return { cells, scores, pieces, auction: auction ? auction.textContent : '' };";
 
 fn screenshots() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/screenshots")
@@ -279,36 +267,64 @@ fn replays_of_every_game_draw_the_rules_state_at_each_step() {
     let addr = serve(Some(store));
     let browser = Browser::start();
     for (game, id, lines) in ids {
-        // The frames as the rules give them, independently of the server.
-        let mut views = Vec::new();
+        // What each frame must show, from the record's own lines: the
+        // frames' record indices come from replaying it, their content
+        // from each game's rebuild, never from a view.
         let engine = versus_games::find(game).unwrap();
-        let RecordLine::Header(header) = &lines[0] else { panic!() };
-        let mut referee = engine.referee(&header.config).unwrap();
-        replay_steps(referee.as_mut(), &lines, &mut |_, r| views.push(r.view())).unwrap();
+        let indices: Vec<usize> =
+            versus_core::conformance::frames(engine, &lines).into_iter().map(|f| f.0).collect();
+        let truth = common::truth(game, &lines);
+        let probes: Vec<[f64; 3]> =
+            common::probes(game).into_iter().map(|(i, x, y)| [i as f64, x, y]).collect();
 
         browser.open(&format!("http://{addr}/#/game/{}", id.0));
         browser.wait("return document.querySelector('#board svg') !== null");
-        let script = DRAWN_JS.replace("GAME", &format!("{game:?}"));
-        let steps = views.len();
+        let script = DRAWN_JS
+            .replace("GAME", &format!("{game:?}"))
+            .replace("PROBES", &serde_json::to_string(&probes).unwrap());
+        let steps = indices.len();
         let mut checked = 0;
-        for (step, view) in views.iter().enumerate() {
+        for (step, index) in indices.iter().enumerate() {
             if step > 0 {
                 browser.click("#next");
             }
-            let expected = drawn_from_view(game, view);
-            if step % 3 == 0 || step == steps - 1 {
-                let drawn = browser.wait(&format!(
-                    "return document.querySelector('#position').textContent.startsWith('{step} /') && (() => {{ {script} }})()"
-                ));
-                let drawn: Vec<String> = drawn
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .map(|v| v.as_str().unwrap().to_owned())
-                    .collect();
-                assert_eq!(drawn, expected, "{game}: step {step}");
-                checked += 1;
+            if step % 3 != 0 && step != steps - 1 {
+                continue;
             }
+            let expected = truth.at(*index);
+            let drawn = browser.wait(&format!(
+                "return document.querySelector('#position').textContent.startsWith('{step} /') && (() => {{ {script} }})()"
+            ));
+            let context = format!("{game}: step {step} (after record line {index})");
+            let cells: Vec<Option<String>> =
+                serde_json::from_value(drawn["cells"].clone()).unwrap();
+            let wanted: Vec<Option<String>> = expected.cells.iter().cloned().map(Some).collect();
+            assert_eq!(cells, wanted, "{context}: the cells drawn");
+            let scores: Vec<f64> = drawn["scores"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|s| s.as_str().unwrap().parse().unwrap())
+                .collect();
+            assert_eq!(scores, [expected.scores.first, expected.scores.second], "{context}");
+            if game == "betris-large" {
+                let mut pieces: BySide<Vec<String>> = BySide::default();
+                for piece in drawn["pieces"].as_array().unwrap() {
+                    let side = if piece[0] == "first" { Side::First } else { Side::Second };
+                    pieces[side].push(piece[1].as_str().unwrap().to_owned());
+                }
+                pieces.first.sort();
+                pieces.second.sort();
+                assert_eq!(pieces, expected.pieces, "{context}: the outlined pieces");
+                let auction = drawn["auction"].as_str().unwrap();
+                for said in &expected.auction {
+                    assert!(
+                        auction.contains(said.as_str()),
+                        "{context}: {said:?} not in {auction:?}"
+                    );
+                }
+            }
+            checked += 1;
         }
         assert!(checked >= 3, "{game}: only {checked} steps checked");
         // Arrow keys step too: Home then ArrowRight shows step 1.

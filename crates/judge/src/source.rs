@@ -86,10 +86,15 @@ impl FailedEndpoint {
             .lines()
             .map(|line| line.chars().take(limits.max_debug_line_bytes).collect())
             .collect();
-        if lines.len() > limits.max_debug_lines {
-            let dropped = lines.len() - limits.max_debug_lines;
-            lines.truncate(limits.max_debug_lines);
-            lines.push(format!("[versus: {dropped} more lines of compiler output dropped]"));
+        // The head has the first errors, the tail the sandbox's word on how
+        // the compile ended: the middle goes.
+        let keep = limits.max_debug_lines.max(8);
+        if lines.len() > keep {
+            let tail = lines.split_off(lines.len() - 3);
+            let dropped = lines.len() - (keep - 4);
+            lines.truncate(keep - 4);
+            lines.push(format!("[versus: {dropped} lines of compiler output dropped]"));
+            lines.extend(tail);
         }
         FailedEndpoint { fault: Fault::Compile { detail: summary }, log: lines }
     }

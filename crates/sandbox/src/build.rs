@@ -29,16 +29,21 @@ pub enum BuildError {
     /// output. `log` is the compiler's output, bounded.
     #[error("compile error: {summary}")]
     Compile { summary: String, log: String },
-    #[error("cannot read the source {path}: {source}")]
-    Source { path: PathBuf, source: io::Error },
+    // Named `error`, not `source`: the message says it already, and a
+    // caller printing the chain of causes would say it twice.
+    #[error("cannot read the source {path}: {error}")]
+    Source { path: PathBuf, error: io::Error },
     #[error("the source {path} is {bytes} bytes; the limit is {MAX_SOURCE_BYTES}")]
     TooLarge { path: PathBuf, bytes: u64 },
     #[error("cannot tell the language of {0} from its extension (.c .cpp .cc .py .rs .java); give --lang")]
     UnknownLanguage(PathBuf),
     #[error("the {language} toolchain is missing: {why}")]
     Toolchain { language: Language, why: String },
-    #[error("build cache {path}: {source}")]
-    Cache { path: PathBuf, source: io::Error },
+    #[error("build cache {path}: {error}")]
+    Cache { path: PathBuf, error: io::Error },
+    /// The sandbox could not be set up for the compiler: this host's fault.
+    #[error("the sandbox failed to run the compiler: {0}")]
+    Sandbox(String),
 }
 
 /// A built program: its folder (shown at `/prog` when it runs) and how to
@@ -116,7 +121,7 @@ impl Builder {
             None => Language::from_path(source)
                 .ok_or_else(|| BuildError::UnknownLanguage(source.to_owned()))?,
         };
-        let read_error = |e| BuildError::Source { path: source.to_owned(), source: e };
+        let read_error = |error| BuildError::Source { path: source.to_owned(), error };
         let bytes = fs::metadata(source).map_err(read_error)?.len();
         if bytes > MAX_SOURCE_BYTES {
             return Err(BuildError::TooLarge { path: source.to_owned(), bytes });
@@ -128,7 +133,7 @@ impl Builder {
         let dir = self.cache.join(&hash);
         let cache_error = |path: &Path| {
             let path = path.to_owned();
-            move |source| BuildError::Cache { path, source }
+            move |error| BuildError::Cache { path, error }
         };
         let artifact = |compile_time| Artifact {
             dir: dir.clone(),
@@ -164,6 +169,9 @@ impl Builder {
             }
             Err(Failure { log, cache: false }) => {
                 let _ = fs::remove_dir_all(&work);
+                if log.contains(SETUP_FAILED) {
+                    return Err(BuildError::Sandbox(log));
+                }
                 return Err(compile_error(&log));
             }
         }
@@ -258,6 +266,7 @@ impl Builder {
         }
         match status {
             Some(status) if status.success() => Ok(()),
+            Some(_) if log.contains(SETUP_FAILED) => Err(fail(log)),
             Some(status) => {
                 log.push_str(&format!("\n[versus: the compiler {}]", describe(status)));
                 Err(Failure { log, cache: true })
@@ -275,6 +284,9 @@ fn describe(status: std::process::ExitStatus) -> String {
         _ => "failed".to_owned(),
     }
 }
+
+/// What the sandbox's wrapper says when it cannot enter the cage.
+const SETUP_FAILED: &str = "versus: sandbox: cannot set up";
 
 struct Failure {
     log: String,

@@ -218,10 +218,17 @@ pub(crate) fn sweep(mode: &CgroupMode) {
         debug_assert!(parent.ends_with(PARENT));
         let Ok(entries) = fs::read_dir(parent) else { continue };
         for entry in entries.flatten() {
+            // Named `<judge pid>-<n>`: only a dead judge's are left over; a
+            // live judge's may be empty for a moment before its program
+            // enters.
+            let name = entry.file_name();
+            let owner =
+                name.to_string_lossy().split('-').next().and_then(|p| p.parse::<u32>().ok());
+            let owner_alive = owner.is_some_and(|pid| Path::new(&format!("/proc/{pid}")).exists());
             let path = entry.path();
-            let alive = fs::read_to_string(path.join("cgroup.procs"))
-                .is_ok_and(|procs| !procs.trim().is_empty());
-            if path.is_dir() && !alive {
+            let empty = fs::read_to_string(path.join("cgroup.procs"))
+                .is_ok_and(|procs| procs.trim().is_empty());
+            if path.is_dir() && !owner_alive && empty {
                 let _ = fs::remove_dir(&path);
             }
         }

@@ -57,7 +57,9 @@ impl Default for Isolation {
             max_processes: 64,
             tmp_bytes: 64 * 1024 * 1024,
             work_bytes: 64 * 1024 * 1024,
-            file_bytes: 64 * 1024 * 1024,
+            // Above the folders' caps, so that filling one is a refused
+            // write (ENOSPC) the program can handle, not a SIGXFSZ.
+            file_bytes: 128 * 1024 * 1024,
             cpu: None,
             program_dir: None,
             read_only: Vec::new(),
@@ -125,9 +127,11 @@ impl Isolation {
         // A shell enters the cage and sets the file-size limit, then becomes
         // bubblewrap: everything the program starts is inside from its
         // first instruction, and the judge keeps one process to wait for.
-        let mut script = format!("ulimit -f {} || exit 125", self.file_bytes.div_ceil(512));
+        // The build recognises this line (a host failure, not a compile error).
+        let fail = "{ echo 'versus: sandbox: cannot set up' >&2; exit 125; }";
+        let mut script = format!("ulimit -f {} || {fail}", self.file_bytes.div_ceil(512));
         for file in cage.iter().flat_map(Cage::procs_files) {
-            script.push_str(&format!("; echo $$ > '{}' || exit 125", file.display()));
+            script.push_str(&format!("; echo $$ > '{}' || {fail}", file.display()));
         }
         if let (Some(cpu), None) = (cpu, pinned_by_cage) {
             script.push_str(&format!("; exec taskset -c {cpu} \"$@\""));
@@ -197,6 +201,8 @@ impl Isolation {
                 dir.clone()
             }
         };
+        // Everything not mounted writable above is read-only, the root too.
+        push(&[&"--remount-ro", &"/"]);
         push(&[&"--clearenv", &"--setenv", &"PATH", &"/usr/local/bin:/usr/bin:/bin"]);
         push(&[&"--setenv", &"HOME", &home, &"--setenv", &"LANG", &"C.UTF-8"]);
         push(&[&"--setenv", &"TMPDIR", &"/tmp"]);

@@ -108,7 +108,8 @@ impl Language {
 
     /// The toolchain on this host, found once.
     pub fn toolchain(self) -> Result<Toolchain, String> {
-        static FOUND: OnceLock<Mutex<Vec<(Language, Result<Toolchain, String>)>>> = OnceLock::new();
+        type Found = Vec<(Language, Result<Toolchain, String>)>;
+        static FOUND: OnceLock<Mutex<Found>> = OnceLock::new();
         let found = FOUND.get_or_init(|| Mutex::new(Vec::new()));
         let mut found = found.lock().unwrap_or_else(|e| e.into_inner());
         if let Some((_, toolchain)) = found.iter().find(|(l, _)| *l == self) {

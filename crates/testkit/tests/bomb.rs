@@ -42,8 +42,7 @@ fn fork_bombs_are_killed_and_every_process_of_them_reaped() {
             time: TimeControl { game_ms: 2_000, ready_ms: 1_000 },
             input: None,
         };
-        let program =
-            AgentSpec::Program(ChildSpec::new(format!("{TESTKIT} {args}"), None));
+        let program = AgentSpec::Program(ChildSpec::new(format!("{TESTKIT} {args}"), None));
         let agents = BySide::new(program, AgentSpec::Builtin { name: "greedy".into(), seed: 1 });
         let outcome =
             run_game(&versus_domineering::GAME, &config, &agents, &Limits::default(), &mut |_| {})

@@ -155,3 +155,29 @@ fn a_compile_error_loses_with_ce_and_a_missing_source_is_a_clear_error() {
     assert!(text(&unknown.stderr).contains("give --lang"), "{}", text(&unknown.stderr));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn without_cgroups_versus_says_so_once_and_the_sampler_still_judges() {
+    let dir = folder("fallback");
+    let cache = dir.join("cache");
+    let grab = dir.join("grab.py");
+    std::fs::write(
+        &grab,
+        "import sys\nfor line in sys.stdin:\n    if line.startswith('READY'):\n        print('OK', flush=True)\n    elif line.startswith('TURN'):\n        hoard = b'x' * (2 << 30)\n        print('MOVE -1 -1', flush=True)\n",
+    )
+    .unwrap();
+    let spec = format!("src:{}", grab.display());
+    let played = Command::new(VERSUS)
+        .env("VERSUS_CACHE", &cache)
+        .env("VERSUS_CGROUPS", "off")
+        .args(["match", "domineering", &spec, "builtin:greedy", "--seed", "2", "--json"])
+        .output()
+        .unwrap();
+    let said = text(&played.stderr);
+    assert_eq!(said.matches("no cgroups").count(), 1, "{said}");
+    let summary: serde_json::Value = serde_json::from_slice(&played.stdout).unwrap();
+    assert_eq!(summary["outcome"]["faults"]["first"]["kind"], "memory_limit", "{summary}");
+    let doctor = Command::new(VERSUS).env("VERSUS_CGROUPS", "off").arg("doctor").output().unwrap();
+    assert!(text(&doctor.stdout).contains("cgroups:          none"), "{}", text(&doctor.stdout));
+    let _ = std::fs::remove_dir_all(&dir);
+}

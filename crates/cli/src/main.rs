@@ -65,7 +65,8 @@ enum Command {
         #[arg(long, value_name = "OUT")]
         html: Option<PathBuf>,
     },
-    /// Serve the web page: replays, leagues, and playing the built-in agents.
+    /// Serve the web page: replays, leagues, playing the built-in agents and
+    /// watching the agents given with --agent.
     Serve {
         /// The store of leagues and SPRT runs to show.
         #[arg(long)]
@@ -76,6 +77,14 @@ enum Command {
         /// The address to listen on (only this machine by default).
         #[arg(long, default_value = "127.0.0.1")]
         host: std::net::IpAddr,
+        /// Offer one more agent on the page, next to the built-ins: `NAME=SPEC`
+        /// in every game, `GAME:NAME=SPEC` in one; SPEC is `src:PATH`,
+        /// `builtin:NAME` or a command line. Repeatable.
+        #[arg(long = "agent", value_name = "[GAME:]NAME=SPEC")]
+        agents: Vec<String>,
+        /// Run command-line agents in the sandbox too (`src:` agents always are).
+        #[arg(long)]
+        sandbox: bool,
     },
     /// Play one game of Connexion with the public testing tool's flags and log.
     ConnexionTool(connexion_tool::ConnexionToolArgs),
@@ -146,8 +155,8 @@ fn main() -> ExitCode {
         Command::Agent { game, name, seed } => agent(&game, &name, seed),
         Command::Perft { depth, position, divide } => perft(depth, position.as_deref(), divide),
         Command::Replay { file, html } => replay_file(&file, html.as_deref()),
-        Command::Serve { db, port, host } => {
-            serve(db.as_deref(), std::net::SocketAddr::new(host, port))
+        Command::Serve { db, port, host, agents, sandbox } => {
+            serve(db.as_deref(), std::net::SocketAddr::new(host, port), &agents, sandbox)
         }
         Command::Sprt(args) => runs::sprt(&args),
         Command::League(args) => runs::league(&args),
@@ -381,7 +390,12 @@ fn perft(depth: u32, position: Option<&str>, divide: bool) -> Result<()> {
     Ok(())
 }
 
-fn serve(db: Option<&std::path::Path>, addr: std::net::SocketAddr) -> Result<()> {
+fn serve(
+    db: Option<&std::path::Path>,
+    addr: std::net::SocketAddr,
+    agents: &[String],
+    sandbox: bool,
+) -> Result<()> {
     if let Some(db) = db {
         if !db.exists() {
             bail!(
@@ -390,9 +404,25 @@ fn serve(db: Option<&std::path::Path>, addr: std::net::SocketAddr) -> Result<()>
             );
         }
     }
+    let cwd = std::env::current_dir().context("cannot read the working directory")?;
+    let roster = versus_web::Roster::parse(agents, &cwd)?;
+    let limits = Limits {
+        sandbox: SandboxSettings { commands: sandbox, ..SandboxSettings::default() },
+        ..Limits::default()
+    };
     let runtime = tokio::runtime::Runtime::new().context("cannot start the server's runtime")?;
+    for agent in roster.registered() {
+        eprintln!("versus: offering {agent}");
+    }
+    if roster.registered().iter().any(|agent| agent.sandboxed(sandbox)) {
+        if let Some(missing) = versus_sandbox::Host::get().shortcomings() {
+            eprintln!("versus: warning: the sandbox is incomplete on this host: {missing}");
+        }
+    }
     eprintln!("versus: serving on http://{addr}/");
-    runtime.block_on(versus_web::serve(db, addr)).with_context(|| format!("cannot serve on {addr}"))
+    runtime
+        .block_on(versus_web::serve(db, addr, roster, limits))
+        .with_context(|| format!("cannot serve on {addr}"))
 }
 
 fn replay_file(path: &PathBuf, html: Option<&std::path::Path>) -> Result<()> {

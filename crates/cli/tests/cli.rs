@@ -177,3 +177,71 @@ fn perft_prints_the_known_counts() {
     let bad = versus(&["perft", "--position", "nonsense"]);
     assert_eq!(bad.status.code(), Some(1));
 }
+
+#[test]
+fn serve_refuses_an_agent_it_cannot_offer_before_it_listens() {
+    let cases: [(&[&str], &str); 4] = [
+        (&["--agent", "x=src:/nonexistent/bot.py"], "/nonexistent/bot.py does not exist"),
+        (&["--agent", "src:bot.py"], "is not NAME=SPEC or GAME:NAME=SPEC"),
+        (&["--agent", "greedy=builtin:random"], "already has an agent of that name"),
+        (&["--agent", "chess:x=builtin:random"], "unknown game \"chess\""),
+    ];
+    for (args, message) in cases {
+        let output = versus(&[&["serve", "--port", "0"], args].concat());
+        assert_eq!(output.status.code(), Some(1), "{args:?}");
+        assert!(stderr(&output).contains(message), "{args:?}: {}", stderr(&output));
+    }
+}
+
+#[test]
+fn serve_offers_its_registered_agents_on_the_page() {
+    use std::io::{BufRead, BufReader, Read, Write};
+
+    let bot = temp("serve-passer.py");
+    std::fs::write(&bot, "print('OK')\n").unwrap();
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    /// Stops the server however the test ends.
+    struct Server(std::process::Child);
+    impl Drop for Server {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+    let mut server = Server(
+        Command::new(VERSUS)
+            .args(["serve", "--port", &port.to_string(), "--agent"])
+            .arg(format!("domineering:passer=src:{}", bot.display()))
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap(),
+    );
+    let mut log = BufReader::new(server.0.stderr.take().unwrap());
+    let mut said = String::new();
+    while !said.contains("serving on") {
+        assert!(log.read_line(&mut said).unwrap() > 0, "the server stopped: {said}");
+    }
+    assert!(said.contains("offering passer = src:"), "{said}");
+    // It says so just before it listens.
+    let start = std::time::Instant::now();
+    let mut stream = loop {
+        match std::net::TcpStream::connect(("127.0.0.1", port)) {
+            Ok(stream) => break stream,
+            Err(error) if start.elapsed() > std::time::Duration::from_secs(10) => panic!("{error}"),
+            Err(_) => std::thread::sleep(std::time::Duration::from_millis(20)),
+        }
+    };
+    write!(stream, "GET /api/kinds HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+        .unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    drop(server);
+    let body = answer.split_once("\r\n\r\n").unwrap().1;
+    let kinds: serde_json::Value = serde_json::from_str(body).unwrap();
+    let listed = |game: &str| {
+        kinds.as_array().unwrap().iter().find(|k| k["name"] == game).unwrap()["registered"].clone()
+    };
+    assert_eq!(listed("domineering"), serde_json::json!([{ "name": "passer", "playable": false }]));
+    assert_eq!(listed("connexion"), serde_json::json!([]));
+}

@@ -309,10 +309,11 @@ async function replayPage() {
   const gameSelect = el("select", { id: "match-game" }, ...kinds.map((k) => el("option", { value: k.name }, k.title)));
   const firstSelect = el("select", { id: "match-first" }), secondSelect = el("select", { id: "match-second" });
   const fill = () => {
-    const agents = kinds.find((k) => k.name === gameSelect.value).agents;
-    firstSelect.replaceChildren(...agents.map((a) => el("option", { value: a }, a)));
-    secondSelect.replaceChildren(...agents.map((a) => el("option", { value: a }, a)));
-    firstSelect.value = agents.includes("strong") ? "strong" : "greedy";
+    const kind = kinds.find((k) => k.name === gameSelect.value);
+    const agents = kind.agents;
+    const registered = (kind.registered || []).map((r) => r.name);
+    for (const select of [firstSelect, secondSelect]) select.replaceChildren(...agentOptions(agents, registered));
+    firstSelect.value = registered.length ? registered[0] : agents.includes("strong") ? "strong" : "greedy";
     secondSelect.value = agents.includes("greedy") ? "greedy" : agents[0];
   };
   gameSelect.addEventListener("change", fill);
@@ -381,13 +382,23 @@ async function runPage(id) {
   } catch (error) { showError(main, error); }
 }
 
+// The options of an agent list: the built-ins, then the agents the server
+// was started with (`versus serve --agent`), each group labelled.
+function agentOptions(builtins, registered) {
+  const options = (names) => names.map((a) => el("option", { value: a }, a));
+  if (!registered.length) return options(builtins);
+  return [el("optgroup", { label: "built-in" }, ...options(builtins)),
+    el("optgroup", { label: "registered on this server" }, ...options(registered))];
+}
+
 async function playPage() {
   const kinds = await api("/api/kinds");
   const gameSelect = el("select", { id: "play-game" }, ...kinds.map((k) => el("option", { value: k.name }, k.title)));
   const agentSelect = el("select", { id: "play-agent" });
   const fillAgents = () => {
     const kind = kinds.find((k) => k.name === gameSelect.value);
-    agentSelect.replaceChildren(...kind.agents.map((a) => el("option", { value: a }, a)));
+    const registered = (kind.registered || []).filter((r) => r.playable).map((r) => r.name);
+    agentSelect.replaceChildren(...agentOptions(kind.agents, registered));
   };
   gameSelect.addEventListener("change", fillAgents);
   fillAgents();

@@ -1,10 +1,12 @@
 //! The versus web page: watch any game move by move, follow leagues and
-//! SPRT runs from the store, and play the built-in agents.
+//! SPRT runs from the store, play the built-in agents, and watch the agents
+//! the server was started with (see [`agents`]).
 //!
 //! The page is static (served from the binary); everything it draws comes
 //! from the JSON API, and every board comes from a referee's
 //! [`view`](versus_core::Referee::view), so the rules live only in Rust.
 
+pub mod agents;
 pub mod connexion_log;
 pub mod play;
 pub mod replay;
@@ -20,10 +22,13 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::{json, Value};
+use tokio::sync::Semaphore;
+use versus_judge::{AgentSpec, JudgeError, Limits};
 use versus_league::report::{league_rows, sprt_report};
 use versus_league::runner::{standing_from_store, Plan, Schedule};
 use versus_league::store::{GameId, RunId, Store};
 
+pub use crate::agents::{Registered, Roster, RosterError};
 use crate::play::{NewPlay, Sessions};
 
 /// What the handlers share.
@@ -31,12 +36,29 @@ use crate::play::{NewPlay, Sessions};
 pub struct AppState {
     store: Option<Mutex<Store>>,
     sessions: Sessions,
+    roster: Roster,
+    /// The limits of program agents, and how they are sandboxed.
+    limits: Limits,
+    /// Games with programs are played one at a time: each side is pinned to
+    /// a CPU of its own, and two games at once would share them.
+    programs: Arc<Semaphore>,
 }
 
 impl AppState {
-    /// A server over the store at `db`, if given.
+    /// A server over the store at `db`, if given, offering the built-in agents.
     pub fn new(store: Option<Store>) -> Arc<AppState> {
-        Arc::new(AppState { store: store.map(Mutex::new), sessions: Sessions::default() })
+        AppState::with_agents(store, Roster::default(), Limits::default())
+    }
+
+    /// A server that also offers the agents of `roster`, run under `limits`.
+    pub fn with_agents(store: Option<Store>, roster: Roster, limits: Limits) -> Arc<AppState> {
+        Arc::new(AppState {
+            store: store.map(Mutex::new),
+            sessions: Sessions::default(),
+            roster,
+            limits,
+            programs: Arc::new(Semaphore::new(1)),
+        })
     }
 }
 
@@ -53,6 +75,15 @@ impl ApiError {
     }
     fn missing(message: impl Into<String>) -> ApiError {
         ApiError { status: StatusCode::NOT_FOUND, message: message.into() }
+    }
+    fn internal(message: impl Into<String>) -> ApiError {
+        ApiError { status: StatusCode::INTERNAL_SERVER_ERROR, message: message.into() }
+    }
+}
+
+impl From<agents::NameError> for ApiError {
+    fn from(error: agents::NameError) -> ApiError {
+        ApiError::bad(error.to_string())
     }
 }
 
@@ -97,7 +128,7 @@ pub fn app(state: Arc<AppState>) -> Router {
         .route("/api/runs/{id}/games", get(run_games))
         .route("/api/records/{id}", get(record))
         .route("/api/replay", post(upload))
-        .route("/api/match", post(builtin_match))
+        .route("/api/match", post(watch_match))
         .route("/api/play", post(start_play))
         .route("/api/play/{id}", get(play_state))
         .route("/api/play/{id}/reply", post(play_reply))
@@ -128,14 +159,20 @@ pub fn export_html(replay: &replay::Replay) -> String {
     )
 }
 
-/// Serves the page on `addr` until the process is stopped.
-pub async fn serve(db: Option<&Path>, addr: SocketAddr) -> std::io::Result<()> {
+/// Serves the page on `addr` until the process is stopped, offering the
+/// agents of `roster` besides the built-ins, run under `limits`.
+pub async fn serve(
+    db: Option<&Path>,
+    addr: SocketAddr,
+    roster: Roster,
+    limits: Limits,
+) -> std::io::Result<()> {
     let store = match db {
         Some(path) => Some(Store::open(path).map_err(std::io::Error::other)?),
         None => None,
     };
     let listener = tokio::net::TcpListener::bind(addr).await?;
-    axum::serve(listener, app(AppState::new(store))).await
+    axum::serve(listener, app(AppState::with_agents(store, roster, limits))).await
 }
 
 fn store(state: &AppState) -> Result<std::sync::MutexGuard<'_, Store>, ApiError> {
@@ -146,10 +183,19 @@ fn store(state: &AppState) -> Result<std::sync::MutexGuard<'_, Store>, ApiError>
         .ok_or_else(|| ApiError::missing("this server has no store (start it with --db FILE)"))
 }
 
-async fn kinds() -> Json<Value> {
+/// The games, each with its built-in agents (`agents`) and the agents
+/// registered on this server that it offers (`registered`).
+async fn kinds(State(state): State<Arc<AppState>>) -> Json<Value> {
     let games: Vec<Value> = versus_games::all()
         .iter()
-        .map(|g| json!({ "name": g.name(), "title": g.title(), "agents": g.agent_names() }))
+        .map(|g| {
+            json!({
+                "name": g.name(),
+                "title": g.title(),
+                "agents": g.agent_names(),
+                "registered": state.roster.listed(*g),
+            })
+        })
         .collect();
     Json(json!(games))
 }
@@ -240,8 +286,8 @@ struct MatchBody {
     seed: Option<u64>,
 }
 
-/// Plays a game between two built-in agents and returns its replay.
-async fn builtin_match(Json(body): Json<MatchBody>) -> ApiResult {
+/// Plays a game between two of the server's agents and returns its replay.
+async fn watch_match(State(state): State<Arc<AppState>>, Json(body): Json<MatchBody>) -> ApiResult {
     let game = versus_games::find(&body.game)
         .ok_or_else(|| ApiError::bad(format!("unknown game {:?}", body.game)))?;
     let seed = body.seed.unwrap_or_else(|| {
@@ -252,32 +298,46 @@ async fn builtin_match(Json(body): Json<MatchBody>) -> ApiResult {
     });
     let config = versus_core::GameConfig::seeded(seed);
     let agents = versus_core::BySide::new(
-        versus_judge::AgentSpec::Builtin {
-            name: body.first,
-            seed: seed.wrapping_mul(2).wrapping_add(1),
-        },
-        versus_judge::AgentSpec::Builtin {
-            name: body.second,
-            seed: seed.wrapping_mul(2).wrapping_add(2),
-        },
+        state.roster.spec(game, &body.first, seed.wrapping_mul(2).wrapping_add(1))?,
+        state.roster.spec(game, &body.second, seed.wrapping_mul(2).wrapping_add(2))?,
     );
-    // Built-in agents think on this thread; keep the runtime's workers free.
+    let builtin = |spec: &AgentSpec| matches!(spec, AgentSpec::Builtin { .. });
+    let permit = if !(builtin(&agents.first) && builtin(&agents.second)) {
+        let permit = Arc::clone(&state.programs).acquire_owned().await;
+        Some(permit.map_err(|e| ApiError::internal(e.to_string()))?)
+    } else {
+        None
+    };
+    let limits = state.limits.clone();
+    // Built-in agents think on this thread, and the judge waits on programs
+    // here: keep the runtime's workers free.
     let lines = tokio::task::spawn_blocking(move || {
+        let _permit = permit;
         let mut lines = Vec::new();
-        versus_judge::run_game(game, &config, &agents, &versus_judge::Limits::default(), &mut |l| {
-            lines.push(l)
-        })
-        .map(|_| lines)
+        versus_judge::run_game(game, &config, &agents, &limits, &mut |l| lines.push(l))
+            .map(|_| lines)
     })
     .await
-    .map_err(|e| ApiError { status: StatusCode::INTERNAL_SERVER_ERROR, message: e.to_string() })?
-    .map_err(|e| ApiError::bad(e.to_string()))?;
+    .map_err(|e| ApiError::internal(e.to_string()))?
+    .map_err(judge_error)?;
     let replay = replay::replay(lines).map_err(|e| ApiError::bad(e.to_string()))?;
     Ok(Json(json!(replay)))
 }
 
+/// A game that could not be started: the request's fault when it names
+/// what does not exist, the server's when a registered program cannot run.
+fn judge_error(error: JudgeError) -> ApiError {
+    match error {
+        JudgeError::UnknownAgent { .. } | JudgeError::Config(_) => ApiError::bad(error.to_string()),
+        other => ApiError::internal(other.to_string()),
+    }
+}
+
 async fn start_play(State(state): State<Arc<AppState>>, Json(request): Json<NewPlay>) -> ApiResult {
-    let id = state.sessions.start(&request).map_err(ApiError::bad)?;
+    let game = versus_games::find(&request.game)
+        .ok_or_else(|| ApiError::bad(format!("unknown game {:?}", request.game)))?;
+    let builtin = state.roster.playable(game, &request.agent)?;
+    let id = state.sessions.start(&request, &builtin).map_err(ApiError::bad)?;
     Ok(Json(json!({ "id": id })))
 }
 

@@ -1,4 +1,5 @@
-//! A person playing a built-in agent in the browser. The person is one more
+//! A person playing a built-in agent in the browser (under its own name, or
+//! one the server registered for it). The person is one more
 //! endpoint behind the same referee and clocks; each game runs on its own
 //! thread, and the page reads its record and posts the person's lines.
 
@@ -22,7 +23,7 @@ use crate::replay::check_reply;
 #[derive(Clone, Debug, Deserialize)]
 pub struct NewPlay {
     pub game: String,
-    /// The built-in agent to play against.
+    /// The agent to play against, by name (see [`crate::agents::Roster::playable`]).
     pub agent: String,
     /// The person's seat: `first` or `second`.
     pub side: Side,
@@ -145,8 +146,9 @@ pub struct Sessions {
 }
 
 impl Sessions {
-    /// Starts a game on its own thread; returns its id.
-    pub fn start(&self, request: &NewPlay) -> Result<u64, String> {
+    /// Starts a game against the built-in agent `builtin` on its own
+    /// thread; returns its id.
+    pub fn start(&self, request: &NewPlay, builtin: &str) -> Result<u64, String> {
         let game: &'static dyn Game = versus_games::find(&request.game)
             .ok_or_else(|| format!("unknown game {:?}", request.game))?;
         let seed = request.seed.unwrap_or_else(|| {
@@ -156,14 +158,14 @@ impl Sessions {
             u64::from(nanos)
         });
         let agent = game
-            .agent(&request.agent, seed)
-            .ok_or_else(|| format!("{} has no built-in agent {:?}", game.name(), request.agent))?;
+            .agent(builtin, seed)
+            .ok_or_else(|| format!("{} has no built-in agent {builtin:?}", game.name()))?;
         let config = GameConfig { seed, time: TimeControl::CONTEST, input: None };
         let mut referee = game.referee(&config).map_err(|e| e.to_string())?;
         let human = request.side;
         let mut specs = BySide::new(
-            AgentSpec::Builtin { name: request.agent.clone(), seed },
-            AgentSpec::Builtin { name: request.agent.clone(), seed },
+            AgentSpec::Builtin { name: builtin.to_owned(), seed },
+            AgentSpec::Builtin { name: builtin.to_owned(), seed },
         );
         specs[human] = AgentSpec::Program(versus_judge::ChildSpec::new("human (browser)", None));
         let (sender, receiver) = mpsc::channel();

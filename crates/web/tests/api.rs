@@ -11,8 +11,9 @@ use http_body_util::BodyExt;
 use serde_json::{json, Value};
 use tower::ServiceExt;
 use versus_core::{BySide, RecordLine};
+use versus_judge::{Limits, SandboxSettings};
 use versus_league::store::{NewAgent, NewGame, NewRun, RunKind, Store};
-use versus_web::{app, AppState};
+use versus_web::{app, AppState, Roster};
 
 const GAMES: [&str; 4] = ["bacteria-war", "domineering", "connexion", "betris-large"];
 
@@ -285,7 +286,7 @@ async fn a_game_between_builtins_is_played_for_watching() {
         (json!({ "game": "chess", "first": "greedy", "second": "random" }), "unknown game"),
         (
             json!({ "game": "connexion", "first": "nobody", "second": "random" }),
-            "no built-in agent",
+            "connexion has no agent \"nobody\" (it has: ",
         ),
     ] {
         let (status, value) =
@@ -338,4 +339,171 @@ async fn a_connexion_testing_tool_log_replays_to_the_same_game() {
     let (status, value) = call(&router, "POST", "/api/replay", Body::from(broken)).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert!(value["error"].as_str().unwrap().contains("log line"), "{value}");
+}
+
+/// A folder of agent sources and a build cache of its own, removed at the end.
+struct Bots {
+    dir: std::path::PathBuf,
+}
+
+impl Bots {
+    fn new(name: &str) -> Bots {
+        let dir = std::env::temp_dir().join(format!("versus-web-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        Bots { dir }
+    }
+
+    fn write(&self, name: &str, text: &str) -> std::path::PathBuf {
+        let path = self.dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    /// A server offering `agents` (`--agent` arguments, paths relative to the folder).
+    fn server(&self, agents: &[&str]) -> Router {
+        let roster = Roster::parse(agents, &self.dir).unwrap();
+        let limits = Limits {
+            sandbox: SandboxSettings {
+                builds: self.dir.join("builds"),
+                compile_time: Duration::from_secs(30),
+                ..SandboxSettings::default()
+            },
+            ..Limits::default()
+        };
+        app(AppState::with_agents(None, roster, limits))
+    }
+}
+
+impl Drop for Bots {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// A Domineering agent that is ready and then passes every turn.
+const PASSER: &str = r"import sys
+for line in sys.stdin:
+    line = line.strip()
+    if line.startswith('READY'):
+        print('OK', flush=True)
+    elif line.startswith('TURN'):
+        print('MOVE -1 -1', flush=True)
+    elif line == 'FINISH':
+        break
+";
+
+fn registered_names(kinds: &Value, game: &str) -> Vec<String> {
+    let kind = kinds.as_array().unwrap().iter().find(|k| k["name"] == game).unwrap();
+    kind["registered"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["name"].as_str().unwrap().into())
+        .collect()
+}
+
+#[tokio::test]
+async fn a_registered_source_agent_is_listed_and_plays_a_watched_game() {
+    let bots = Bots::new("passer");
+    let source = bots.write("passer.py", PASSER);
+    let router = bots.server(&["domineering:passer=src:passer.py", "lazy=builtin:random"]);
+
+    let (status, kinds) = call(&router, "GET", "/api/kinds", Body::empty()).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(registered_names(&kinds, "domineering"), ["passer", "lazy"]);
+    assert_eq!(registered_names(&kinds, "connexion"), ["lazy"], "passer plays Domineering only");
+    let domineering =
+        kinds.as_array().unwrap().iter().find(|k| k["name"] == "domineering").unwrap();
+    assert_eq!(domineering["registered"][0]["playable"], false);
+    assert_eq!(domineering["registered"][1]["playable"], true);
+    assert!(!kinds.to_string().contains("passer.py"), "the list names agents, not their files");
+
+    let body = json!({ "game": "domineering", "first": "passer", "second": "greedy", "seed": 3 });
+    let (status, replay) = call(&router, "POST", "/api/match", Body::from(body.to_string())).await;
+    assert_eq!(status, StatusCode::OK, "{replay}");
+    assert_eq!(replay["header"]["agents"]["first"], json!(format!("src:{}", source.display())));
+    assert_eq!(replay["header"]["agents"]["second"], "builtin:greedy");
+    let replies: Vec<&str> = replay["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|l| l["type"] == "recv" && l["side"] == "first")
+        .map(|l| l["line"].as_str().unwrap())
+        .collect();
+    assert_eq!(replies.first(), Some(&"OK"), "{}", replay["lines"]);
+    assert!(replies.len() > 2 && replies[1..].iter().all(|r| *r == "MOVE -1 -1"), "{replies:?}");
+    let outcome = &replay["outcome"];
+    assert!(outcome["faults"]["first"].is_null(), "the passer plays legally: {outcome}");
+    assert_eq!(outcome["result"], "0-1", "passing loses to greedy: {outcome}");
+
+    // The same agent, on the other side of the list's games: not offered.
+    let body = json!({ "game": "connexion", "first": "passer", "second": "greedy" });
+    let (status, value) = call(&router, "POST", "/api/match", Body::from(body.to_string())).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{value}");
+}
+
+#[tokio::test]
+async fn a_registered_source_that_does_not_compile_loses_with_ce_and_its_compiler_output() {
+    let bots = Bots::new("broken");
+    bots.write("broken.c", "int main(void) { return undeclared_thing; }\n");
+    let router = bots.server(&["broken=src:broken.c"]);
+    let body = json!({ "game": "domineering", "first": "greedy", "second": "broken", "seed": 1 });
+    let (status, replay) = call(&router, "POST", "/api/match", Body::from(body.to_string())).await;
+    assert_eq!(status, StatusCode::OK, "{replay}");
+    let outcome = &replay["outcome"];
+    assert_eq!(outcome["faults"]["second"]["kind"], "compile", "{outcome}");
+    assert_eq!(outcome["result"], "1-0", "{outcome}");
+    let debug: Vec<&str> = replay["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|l| l["type"] == "debug" && l["side"] == "second")
+        .map(|l| l["line"].as_str().unwrap())
+        .collect();
+    assert!(debug.iter().any(|l| l.contains("undeclared_thing")), "{debug:?}");
+}
+
+#[tokio::test]
+async fn requests_name_agents_and_never_give_specs_or_paths() {
+    let bots = Bots::new("names");
+    bots.write("passer.py", PASSER);
+    let router = bots.server(&["passer=src:passer.py"]);
+    let unknown = [
+        ("nobody", "domineering has no agent \"nobody\" (it has: "),
+        ("src:/etc/passwd", "is not an agent name"),
+        ("src:passer.py", "is not an agent name"),
+        ("builtin:greedy", "is not an agent name"),
+        ("cat /etc/passwd", "is not an agent name"),
+        ("/bin/sh", "is not an agent name"),
+    ];
+    for (name, message) in unknown {
+        let body = json!({ "game": "domineering", "first": name, "second": "greedy" });
+        let (status, value) =
+            call(&router, "POST", "/api/match", Body::from(body.to_string())).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{name}: {value}");
+        assert!(value["error"].as_str().unwrap().contains(message), "{name}: {value}");
+
+        let body = json!({ "game": "domineering", "agent": name, "side": "first" });
+        let (status, value) =
+            call(&router, "POST", "/api/play", Body::from(body.to_string())).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{name}: {value}");
+        assert!(value["error"].as_str().unwrap().contains(message), "{name}: {value}");
+    }
+    // The list says so: a program is watched, not played in the browser.
+    let body = json!({ "game": "domineering", "agent": "passer", "side": "first" });
+    let (status, value) = call(&router, "POST", "/api/play", Body::from(body.to_string())).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{value}");
+    assert!(value["error"].as_str().unwrap().contains("is a program"), "{value}");
+}
+
+#[tokio::test]
+async fn a_person_plays_a_built_in_registered_under_another_name() {
+    let router = Bots::new("alias").server(&["lazy=builtin:random"]);
+    let body = json!({ "game": "domineering", "agent": "lazy", "side": "second", "seed": 5 });
+    let (status, started) = call(&router, "POST", "/api/play", Body::from(body.to_string())).await;
+    assert_eq!(status, StatusCode::OK, "{started}");
+    let id = started["id"].as_u64().unwrap();
+    let state = wait_for(&router, id, |v| v["state"]["your_turn"] == true).await;
+    assert_eq!(state["replay"]["header"]["agents"]["first"], "builtin:random");
 }

@@ -187,12 +187,16 @@ fn decode_base64(text: &str) -> Vec<u8> {
 
 /// Serves the page over `store` on a free port, on its own thread.
 fn serve(store: Option<Store>) -> SocketAddr {
+    serve_state(versus_web::AppState::new(store))
+}
+
+fn serve_state(state: std::sync::Arc<versus_web::AppState>) -> SocketAddr {
     let addr = SocketAddr::from(([127, 0, 0, 1], free_port()));
     std::thread::spawn(move || {
         let runtime = tokio::runtime::Runtime::new().unwrap();
         runtime.block_on(async move {
             let listener = tokio::net::TcpListener::bind(addr).await.unwrap();
-            axum::serve(listener, versus_web::app(versus_web::AppState::new(store))).await.unwrap();
+            axum::serve(listener, versus_web::app(state)).await.unwrap();
         });
     });
     let start = Instant::now();
@@ -387,4 +391,60 @@ fn a_person_plays_a_whole_game_of_domineering_by_clicking() {
     assert!(!verdict.as_str().unwrap().contains("RE"), "{verdict}");
     assert!(moves >= 5, "only {moves} moves were played");
     browser.screenshot(&screenshots().join("play-domineering.png"));
+}
+
+/// The agents the server was started with are in the watch page's lists
+/// (and a program plays there), and only the playable ones in the play page's.
+#[test]
+fn registered_agents_are_offered_where_they_can_be_used() {
+    if !browsers_available() {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("versus-browser-agents-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let passer = dir.join("passer.py");
+    std::fs::write(
+        &passer,
+        "import sys\nfor line in sys.stdin:\n    if line.startswith('READY'): print('OK', flush=True)\n    elif line.startswith('TURN'): print('MOVE -1 -1', flush=True)\n",
+    )
+    .unwrap();
+    let roster = versus_web::Roster::parse(
+        &["domineering:passer=src:passer.py", "lazy=builtin:random"],
+        &dir,
+    )
+    .unwrap();
+    let limits = versus_judge::Limits {
+        sandbox: versus_judge::SandboxSettings {
+            builds: dir.join("builds"),
+            ..versus_judge::SandboxSettings::default()
+        },
+        ..versus_judge::Limits::default()
+    };
+    let addr = serve_state(versus_web::AppState::with_agents(None, roster, limits));
+    let browser = Browser::start();
+    let options = |select: &str| {
+        browser.script(&format!(
+            "return [...document.querySelectorAll('{select} optgroup')].map((g) => g.label + ': ' + [...g.querySelectorAll('option')].map((o) => o.value).join(' '))"
+        ))
+    };
+    browser.open(&format!("http://{addr}/#/replay"));
+    browser.wait("return document.querySelector('#match-game') !== null");
+    browser.script("const s = document.querySelector('#match-game'); s.value = 'domineering'; s.dispatchEvent(new Event('change'));");
+    let watch = options("#match-first");
+    assert_eq!(watch[1], "registered on this server: passer lazy", "{watch}");
+    assert_eq!(browser.script("return document.querySelector('#match-first').value"), "passer");
+    browser.script("document.querySelector('#match-second').value = 'greedy';");
+    browser.click("#match-start");
+    // The viewer's players, or the error the page shows instead.
+    let players = browser.wait(
+        "const p = document.querySelector('table.players'); return (p && p.textContent) || (document.querySelector('.error') || {}).textContent",
+    );
+    assert!(players.as_str().unwrap().contains(&passer.display().to_string()), "{players}");
+
+    browser.open(&format!("http://{addr}/#/play"));
+    browser.wait("return document.querySelector('#play-game') !== null");
+    browser.script("const s = document.querySelector('#play-game'); s.value = 'domineering'; s.dispatchEvent(new Event('change'));");
+    let play = options("#play-agent");
+    assert_eq!(play[1], "registered on this server: lazy", "a program is not played here: {play}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

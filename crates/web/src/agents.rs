@@ -274,17 +274,28 @@ impl Roster {
 mod tests {
     use super::*;
 
-    fn dir() -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("versus-web-roster-{}", std::process::id()));
+    /// A folder with two sources, removed when dropped.
+    struct Dir(PathBuf);
+
+    impl Drop for Dir {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    fn dir(name: &str) -> Dir {
+        let dir =
+            std::env::temp_dir().join(format!("versus-web-roster-{name}-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join("bot.py"), "print('OK')\n").unwrap();
         std::fs::write(dir.join("bot.txt"), "").unwrap();
-        dir
+        Dir(dir)
     }
 
     #[test]
     fn names_scopes_and_specs_are_read() {
-        let cwd = dir();
+        let dir = dir("read");
+        let cwd = &dir.0;
         let roster = Roster::parse(
             &[
                 "passer=src:bot.py",
@@ -292,7 +303,7 @@ mod tests {
                 "lazy=builtin:random",
                 "tool=src:bot.txt?lang=python",
             ],
-            &cwd,
+            cwd,
         )
         .unwrap();
         let domineering = versus_games::find("domineering").unwrap();
@@ -318,8 +329,9 @@ mod tests {
 
     #[test]
     fn what_cannot_be_offered_is_refused_with_the_reason() {
-        let cwd = dir();
-        let refuse = |texts: &[&str]| Roster::parse(texts, &cwd).unwrap_err();
+        let dir = dir("refused");
+        let cwd = &dir.0;
+        let refuse = |texts: &[&str]| Roster::parse(texts, cwd).unwrap_err();
         assert!(matches!(refuse(&["passer"]), RosterError::Syntax(_)));
         assert!(matches!(refuse(&["passer="]), RosterError::Syntax(_)));
         assert!(matches!(refuse(&["my bot=cat"]), RosterError::BadName(_)));
@@ -331,7 +343,7 @@ mod tests {
         assert!(matches!(refuse(&["x=src:bot.txt?lang=cobol"]), RosterError::Language { .. }));
         assert!(matches!(refuse(&["x=builtin:nobody"]), RosterError::NoBuiltin { .. }));
         // The same name in two different games is fine.
-        Roster::parse(&["domineering:x=cat", "connexion:x=cat"], &cwd).unwrap();
+        Roster::parse(&["domineering:x=cat", "connexion:x=cat"], cwd).unwrap();
         let missing = refuse(&["x=src:nowhere.py"]).to_string();
         assert!(missing.contains(&cwd.join("nowhere.py").display().to_string()), "{missing}");
     }

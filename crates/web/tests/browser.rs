@@ -400,8 +400,16 @@ fn registered_agents_are_offered_where_they_can_be_used() {
     if !browsers_available() {
         return;
     }
-    let dir = std::env::temp_dir().join(format!("versus-browser-agents-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    struct Dir(PathBuf);
+    impl Drop for Dir {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+    let removed =
+        Dir(std::env::temp_dir().join(format!("versus-browser-agents-{}", std::process::id())));
+    std::fs::create_dir_all(&removed.0).unwrap();
+    let dir = removed.0.clone();
     let passer = dir.join("passer.py");
     std::fs::write(
         &passer,
@@ -446,5 +454,4 @@ fn registered_agents_are_offered_where_they_can_be_used() {
     browser.script("const s = document.querySelector('#play-game'); s.value = 'domineering'; s.dispatchEvent(new Event('change'));");
     let play = options("#play-agent");
     assert_eq!(play[1], "registered on this server: lazy", "a program is not played here: {play}");
-    let _ = std::fs::remove_dir_all(&dir);
 }

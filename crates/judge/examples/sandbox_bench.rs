@@ -86,7 +86,8 @@ fn main() {
         // The same program outside: the build folder stands in for /prog.
         let direct = match language {
             Language::C | Language::Python => {
-                let command = artifact.run_command.replace("/prog", &artifact.dir.display().to_string());
+                let command =
+                    artifact.run_command.replace("/prog", &artifact.dir.display().to_string());
                 let spec = ChildSpec::new(command, None);
                 format!("{:.1}", median((0..7).map(|_| start_up(&spec)).collect()))
             }

@@ -9,6 +9,7 @@ use versus_core::{AgentError, GameRng, ProtocolAgent, Side};
 use crate::protocol::{AgentLine, JudgeLine};
 use crate::rules::{Cell, Move, State, Values};
 use crate::search::{fixed_depth_move, Engine, Features, Limits};
+use crate::strong_v1;
 
 /// How a built-in agent picks its placement.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,6 +54,10 @@ enum Brain {
         features: Features,
         engine: Option<Box<Engine>>,
     },
+    /// `strong` as it was before issue 17 (frozen in [`crate::strong_v1`]).
+    StrongV1 {
+        engine: Option<Box<strong_v1::Engine>>,
+    },
 }
 
 /// The transposition table of `strong`: 2^22 slots of 16 bytes, 64 MiB.
@@ -84,6 +89,12 @@ impl BuiltinAgent {
     #[must_use]
     pub fn strong(features: Features, seed: u64) -> Self {
         BuiltinAgent::with_brain(Brain::Strong { features, engine: None }, seed)
+    }
+
+    /// The frozen `strong-v1` reference level.
+    #[must_use]
+    pub fn strong_v1(seed: u64) -> Self {
+        BuiltinAgent::with_brain(Brain::StrongV1 { engine: None }, seed)
     }
 
     fn with_brain(brain: Brain, seed: u64) -> Self {
@@ -140,8 +151,18 @@ impl ProtocolAgent for BuiltinAgent {
                     AgentError::new(format!("READY after {} value lines", self.rows.len()))
                 })?;
                 let values = Values::from_rows(rows).expect("the protocol checked each value");
-                if let Brain::Strong { features, engine } = &mut self.brain {
-                    *engine = Some(Box::new(Engine::new(&values, TABLE_BITS, *features)));
+                match &mut self.brain {
+                    Brain::Strong { features, engine } => {
+                        *engine = Some(Box::new(Engine::new(&values, TABLE_BITS, *features)));
+                    }
+                    Brain::StrongV1 { engine } => {
+                        *engine = Some(Box::new(strong_v1::Engine::new(
+                            &values,
+                            TABLE_BITS,
+                            strong_v1::Features::default(),
+                        )));
+                    }
+                    Brain::Policy(_) | Brain::FixedDepth(_) => {}
                 }
                 self.game = Some((side, State::new(values)));
                 Ok(Some(AgentLine::Ok.to_string()))
@@ -158,6 +179,10 @@ impl ProtocolAgent for BuiltinAgent {
                     Brain::Strong { engine, .. } => {
                         let engine = engine.as_mut().expect("made at READY");
                         engine.choose(state, &limits(state, my_time, start)).mv
+                    }
+                    Brain::StrongV1 { engine } => {
+                        let engine = engine.as_mut().expect("made at READY");
+                        engine.choose(state, &strong_v1::limits(state, my_time, start)).mv
                     }
                 };
                 state.play_unchecked(mv);

@@ -19,6 +19,7 @@ pub mod rebuild;
 pub mod referee;
 pub mod rules;
 pub mod search;
+pub mod strong_v1;
 
 use versus_core::{ConfigError, Game, GameConfig, ProtocolAgent, Referee};
 
@@ -52,7 +53,7 @@ impl Game for DomineeringGame {
     }
 
     fn agent_names(&self) -> &'static [&'static str] {
-        &["random", "greedy", "ab4", "strong"]
+        &["random", "greedy", "ab4", "strong", "strong-v1"]
     }
 
     fn agent(&self, name: &str, seed: u64) -> Option<Box<dyn ProtocolAgent>> {
@@ -61,6 +62,7 @@ impl Game for DomineeringGame {
             "greedy" => BuiltinAgent::new(Policy::Greedy, seed),
             "ab4" => BuiltinAgent::fixed_depth(4, seed),
             "strong" => BuiltinAgent::strong(Features::default(), seed),
+            "strong-v1" => BuiltinAgent::strong_v1(seed),
             _ => return None,
         };
         Some(Box::new(agent))

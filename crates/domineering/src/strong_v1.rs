@@ -1,0 +1,856 @@
+//! `strong-v1`: the engine of `strong` as it was when issue 17 opened,
+//! frozen (a copy, not shared code) so that later work on [`crate::search`]
+//! cannot change the reference it is measured against. Do not edit: a
+//! change here silently moves every "vs strong-v1" figure in the README.
+//!
+//! The original module documentation follows.
+//!
+//! Search on the future score difference: exact where the position allows it,
+//! heuristic where it does not.
+//!
+//! Every value here is what the side to move will still earn minus what its
+//! opponent will still earn, in [`SCALE`] units per point. The past does not
+//! matter to it, so a position is only the empty cells, the side to move and
+//! whether the last move was a pass (two passes in a row end the game).
+//!
+//! Cells only one player can still cover are not searched domino by domino:
+//! a horizontal run of empty cells none of which has an empty cell above or
+//! below can only ever hold horizontal dominoes (columns likewise for the
+//! second player). Its best packing is known exactly from per-line tables.
+//! Simply adding it to the value of the rest would be wrong with these
+//! rules: two passes in a row end the game, and a player with a private
+//! domino left can hand the move over without letting the opponent end it,
+//! which a pass cannot. So each side gets one private move, the most
+//! valuable domino of its best packing (among those, one with the most
+//! dominoes), and the solver stays exact (tested against brute force).
+
+use std::time::Instant;
+
+use crate::rules::{Cell, Move, State, Values, NOT_LAST_COLUMN};
+
+/// Values are points times this, so that the evaluation has fractions.
+pub const SCALE: i32 = 4;
+/// Every cell but those of column 1: where a cell's left neighbour lands.
+const NOT_FIRST_COLUMN: u64 = !0x0101_0101_0101_0101;
+/// The depth of a search that never evaluates: it ends only at game ends.
+pub const EXACT: u8 = u8::MAX;
+/// Larger than any score difference.
+const INFINITY: i32 = 10_000;
+
+/// The first player (horizontal dominoes) is 0, the second (vertical) 1.
+type Player = usize;
+
+/// The anchors of `player`'s dominoes that fit in `empty`.
+#[inline]
+fn anchors(player: Player, empty: u64) -> u64 {
+    if player == 0 {
+        empty & (empty >> 1) & NOT_LAST_COLUMN
+    } else {
+        empty & (empty >> 8)
+    }
+}
+
+/// The two cells of `player`'s domino at `anchor`.
+#[inline]
+fn domino(player: Player, anchor: u32) -> u64 {
+    if player == 0 {
+        3 << anchor
+    } else {
+        0x101 << anchor
+    }
+}
+
+/// Row and column swapped: bit `8r + c` goes to bit `8c + r`.
+#[must_use]
+pub fn transpose(mut x: u64) -> u64 {
+    let t = 0x0f0f_0f0f_0000_0000 & (x ^ (x << 28));
+    x ^= t ^ (t >> 28);
+    let t = 0x3333_0000_3333_0000 & (x ^ (x << 14));
+    x ^= t ^ (t >> 14);
+    let t = 0x5500_5500_5500_5500 & (x ^ (x << 7));
+    x ^ t ^ (t >> 7)
+}
+
+/// The cells of `seed` and every empty cell joined to them by a chain of
+/// horizontally adjacent empty cells.
+#[inline]
+fn fill_rows(mut seed: u64, empty: u64) -> u64 {
+    loop {
+        let next =
+            seed | (((seed << 1) & NOT_FIRST_COLUMN) | ((seed >> 1) & NOT_LAST_COLUMN)) & empty;
+        if next == seed {
+            return seed;
+        }
+        seed = next;
+    }
+}
+
+/// The same, along columns.
+#[inline]
+fn fill_columns(mut seed: u64, empty: u64) -> u64 {
+    loop {
+        let next = seed | ((seed << 8) | (seed >> 8)) & empty;
+        if next == seed {
+            return seed;
+        }
+        seed = next;
+    }
+}
+
+/// The best packings of dominoes along a line of 8 cells, for every set of
+/// empty cells of the line (bit `i` = cell `i`).
+#[derive(Clone, Debug)]
+struct LinePackings {
+    /// The most points a packing earns.
+    value: [u8; 256],
+    /// Of the domino most worth of such a packing with the most dominoes: its
+    /// first cell, and what it earns ([`NO_DOMINO`] when nothing fits).
+    best_domino: [(u8, u8); 256],
+}
+
+const NO_DOMINO: (u8, u8) = (u8::MAX, 0);
+
+impl LinePackings {
+    fn new(cells: [u8; 8]) -> LinePackings {
+        // (value, dominoes) of the best packing, and whether it covers the
+        // lowest cell with a domino.
+        let mut best = [((0u8, 0u8), false); 256];
+        for mask in 1..256usize {
+            let low = mask.trailing_zeros() as usize;
+            let without = mask & (mask - 1);
+            best[mask] = (best[without].0, false);
+            if low < 7 && mask >> (low + 1) & 1 == 1 {
+                let ((value, count), _) = best[without & !(1 << (low + 1))];
+                let taken = (value + cells[low] + cells[low + 1], count + 1);
+                if taken > best[mask].0 {
+                    best[mask] = (taken, true);
+                }
+            }
+        }
+        let mut packings = LinePackings { value: [0; 256], best_domino: [NO_DOMINO; 256] };
+        for mask in 0..256usize {
+            packings.value[mask] = best[mask].0 .0;
+            let mut rest = mask;
+            while rest != 0 {
+                let low = rest.trailing_zeros() as usize;
+                if best[rest].1 {
+                    let worth = cells[low] + cells[low + 1];
+                    if packings.best_domino[mask] == NO_DOMINO
+                        || worth > packings.best_domino[mask].1
+                    {
+                        packings.best_domino[mask] = (low as u8, worth);
+                    }
+                    rest &= !(3 << low);
+                } else {
+                    rest &= rest - 1;
+                }
+            }
+        }
+        packings
+    }
+}
+
+/// A position split into what only one player can still use and the rest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Split {
+    /// The empty cells both players may still fight over.
+    pub contested: u64,
+    /// The empty cells only the first (second) player can ever cover.
+    pub private_cells: [u64; 2],
+    /// Their best packings, in points.
+    pub private: [i32; 2],
+}
+
+/// The cell values of one game, with the tables the search needs.
+#[derive(Clone, Debug)]
+pub struct Board {
+    /// The value of each player's domino at each anchor (meaningless where it
+    /// leaves the board).
+    domino_values: [[u8; 64]; 2],
+    /// Row `r`'s best horizontal packings (bit `c` = column `c`).
+    row_packings: [LinePackings; 8],
+    /// Column `c`'s best vertical packings (bit `r` = row `r`).
+    column_packings: [LinePackings; 8],
+}
+
+impl Board {
+    #[must_use]
+    pub fn new(values: &Values) -> Board {
+        let cell = |index: usize| values.get(Cell::new(index as u8).expect("below 64"));
+        let domino_values = [
+            std::array::from_fn(|i| cell(i) + if i % 8 < 7 { cell(i + 1) } else { 0 }),
+            std::array::from_fn(|i| cell(i) + if i < 56 { cell(i + 8) } else { 0 }),
+        ];
+        Board {
+            domino_values,
+            row_packings: std::array::from_fn(|r| {
+                LinePackings::new(std::array::from_fn(|c| cell(8 * r + c)))
+            }),
+            column_packings: std::array::from_fn(|c| {
+                LinePackings::new(std::array::from_fn(|r| cell(8 * r + c)))
+            }),
+        }
+    }
+
+    /// What `player`'s domino at `anchor` earns, in points.
+    #[inline]
+    #[must_use]
+    pub fn domino_value(&self, player: Player, anchor: u32) -> i32 {
+        i32::from(self.domino_values[player][anchor as usize])
+    }
+
+    /// The best packing of horizontal dominoes into `cells`, in points.
+    #[inline]
+    #[must_use]
+    pub fn row_packing(&self, cells: u64) -> i32 {
+        line_packing(&self.row_packings, cells)
+    }
+
+    /// The best packing of vertical dominoes into `cells`, in points.
+    #[inline]
+    #[must_use]
+    pub fn column_packing(&self, cells: u64) -> i32 {
+        line_packing(&self.column_packings, transpose(cells))
+    }
+
+    /// Splits `empty` into the private cells of each player and the rest.
+    #[inline]
+    #[must_use]
+    pub fn split(&self, empty: u64) -> Split {
+        let vertical_access = empty & ((empty >> 8) | (empty << 8));
+        let horizontal_access =
+            empty & (((empty >> 1) & NOT_LAST_COLUMN) | ((empty << 1) & NOT_FIRST_COLUMN));
+        // Runs touching a cell the other player can reach stay contested.
+        let row_contested = fill_rows(vertical_access, empty);
+        let column_contested = fill_columns(horizontal_access, empty);
+        let first_private = empty & !row_contested;
+        let second_private = empty & !column_contested;
+        Split {
+            contested: empty & row_contested & column_contested,
+            private_cells: [first_private, second_private],
+            private: [self.row_packing(first_private), self.column_packing(second_private)],
+        }
+    }
+
+    /// The anchor of `player`'s private move in `cells` (its private cells):
+    /// the domino most worth of the best packing, `None` if nothing fits.
+    #[must_use]
+    pub fn private_move(&self, player: Player, cells: u64) -> Option<u32> {
+        if cells == 0 {
+            return None;
+        }
+        let (lines, tables) = if player == 0 {
+            (cells, &self.row_packings)
+        } else {
+            (transpose(cells), &self.column_packings)
+        };
+        let mut best: Option<(u32, u8)> = None;
+        for (line, table) in tables.iter().enumerate() {
+            let (start, worth) = table.best_domino[(lines >> (8 * line)) as usize & 0xff];
+            if start != u8::MAX && best.is_none_or(|(_, w)| worth > w) {
+                let (row, column) = if player == 0 {
+                    (line, usize::from(start))
+                } else {
+                    (usize::from(start), line)
+                };
+                best = Some(((8 * row + column) as u32, worth));
+            }
+        }
+        best.map(|(anchor, _)| anchor)
+    }
+}
+
+/// The sum of each line's best packing, line `i` being byte `i` of `lines`.
+#[inline]
+fn line_packing(tables: &[LinePackings; 8], lines: u64) -> i32 {
+    let mut total = 0;
+    for (i, table) in tables.iter().enumerate() {
+        total += i32::from(table.value[(lines >> (8 * i)) as usize & 0xff]);
+    }
+    total
+}
+
+/// How a stored value bounds the true one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Bound {
+    Lower = 1,
+    Upper = 2,
+    Exact = 3,
+}
+
+/// A remembered search result.
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    value: i32,
+    bound: Bound,
+    depth: u8,
+    /// The anchor of the best move, [`PASS_CODE`] for a pass, [`NO_MOVE`] for none.
+    best: u8,
+}
+
+const PASS_CODE: u8 = 64;
+const NO_MOVE: u8 = 255;
+
+/// The transposition table: two `u64` per slot, the contested cells (never 0
+/// in a stored position, so a zeroed slot is empty) and the packed entry.
+#[derive(Clone, Debug)]
+struct Table {
+    slots: Vec<u64>,
+    shift: u32,
+}
+
+impl Table {
+    fn new(bits: u32) -> Table {
+        let mut slots = vec![0; 2 << bits];
+        // Touch every page now (at READY, off the clock) rather than take a
+        // page fault at each new slot during the first searches; `black_box`
+        // keeps the compiler from knowing the memory is zero already.
+        std::hint::black_box(&mut slots).fill(0);
+        Table { slots, shift: 64 - bits }
+    }
+
+    #[inline]
+    fn index(&self, empty: u64, flags: u64) -> usize {
+        let key =
+            (empty ^ flags.wrapping_mul(0x9e37_79b9_7f4a_7c15)).wrapping_mul(0xd6e8_feb8_6659_fd93);
+        2 * (key >> self.shift) as usize
+    }
+
+    #[inline]
+    fn probe(&self, empty: u64, flags: u64) -> Option<Entry> {
+        let slot = self.index(empty, flags);
+        let data = self.slots[slot + 1];
+        if self.slots[slot] != empty || data & 3 != flags {
+            return None;
+        }
+        let bound = match (data >> 2) & 3 {
+            1 => Bound::Lower,
+            2 => Bound::Upper,
+            _ => Bound::Exact,
+        };
+        Some(Entry {
+            value: i32::from((data >> 16) as u16 as i16),
+            bound,
+            depth: (data >> 8) as u8,
+            best: (data >> 32) as u8,
+        })
+    }
+
+    #[inline]
+    fn store(&mut self, empty: u64, flags: u64, entry: Entry) {
+        let slot = self.index(empty, flags);
+        let old = self.slots[slot + 1];
+        // Keep a deeper result of another position; a shallow one goes.
+        if self.slots[slot] != 0 && self.slots[slot] != empty && (old >> 8) as u8 > entry.depth {
+            return;
+        }
+        self.slots[slot] = empty;
+        self.slots[slot + 1] = flags
+            | (entry.bound as u64) << 2
+            | u64::from(entry.depth) << 8
+            | u64::from(entry.value as i16 as u16) << 16
+            | u64::from(entry.best) << 32;
+    }
+
+    fn clear(&mut self) {
+        self.slots.fill(0);
+    }
+}
+
+/// Which of the engine's ideas are switched on (for measuring each).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Features {
+    /// Take private cells out of the search.
+    pub split: bool,
+    /// Try to prove the result before searching heuristically.
+    pub solve: bool,
+    /// Evaluate the contested area (packings and tempo), not only the private cells.
+    pub evaluation: bool,
+}
+
+impl Default for Features {
+    fn default() -> Self {
+        Features { split: true, solve: true, evaluation: true }
+    }
+}
+
+/// Search counters.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    pub nodes: u64,
+    pub evaluations: u64,
+    /// The depth of the last completed iteration ([`EXACT`] when proved).
+    pub depth: u8,
+}
+
+/// A search that ran out of time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OutOfTime;
+
+/// The searcher of one game: the board tables and the transposition table,
+/// which stays valid from move to move.
+#[derive(Debug)]
+pub struct Engine {
+    board: Board,
+    table: Table,
+    features: Features,
+    deadline: Option<Instant>,
+    aborted: bool,
+    pub stats: Stats,
+}
+
+/// The key bits of the side to move and the pass flag.
+#[inline]
+fn flags(player: Player, passed: bool) -> u64 {
+    player as u64 | u64::from(passed) << 1
+}
+
+impl Engine {
+    /// An engine whose table has `2^table_bits` slots (16 bytes each).
+    #[must_use]
+    pub fn new(values: &Values, table_bits: u32, features: Features) -> Engine {
+        Engine {
+            board: Board::new(values),
+            table: Table::new(table_bits),
+            features,
+            deadline: None,
+            aborted: false,
+            stats: Stats::default(),
+        }
+    }
+
+    #[must_use]
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// Forgets every position.
+    pub fn clear(&mut self) {
+        self.table.clear();
+    }
+
+    /// Ready for a game with these values, the table emptied.
+    pub fn reset(&mut self, values: &Values) {
+        self.board = Board::new(values);
+        self.table.clear();
+    }
+
+    fn split(&self, empty: u64) -> Split {
+        if self.features.split {
+            self.board.split(empty)
+        } else {
+            Split { contested: empty, private_cells: [0, 0], private: [0, 0] }
+        }
+    }
+
+    /// A guess of the contested area's value for `player` to move: half the
+    /// difference of what each could pack into it alone, as both will get
+    /// some of it, plus half the best move now, the tempo.
+    fn evaluate(&self, contested: u64, player: Player, mine: u64) -> i32 {
+        if !self.features.evaluation {
+            return 0;
+        }
+        let packings = [self.board.row_packing(contested), self.board.column_packing(contested)];
+        let mut best_now = 0;
+        for anchor in Cell::iter(mine) {
+            best_now = best_now.max(self.board.domino_value(player, u32::from(anchor.index())));
+        }
+        (packings[player] - packings[1 - player]) * SCALE / 2 + best_now * SCALE / 2
+    }
+
+    /// The order key of `player`'s move at `anchor`: what it earns. (Adding
+    /// the best opposing domino it takes away, the swing, lost Elo.)
+    #[inline]
+    fn order_key(&self, player: Player, anchor: u32) -> i32 {
+        self.board.domino_value(player, anchor)
+    }
+
+    #[inline]
+    fn out_of_time(&mut self) -> bool {
+        if !self.aborted && self.stats.nodes & 255 == 0 {
+            if let Some(deadline) = self.deadline {
+                self.aborted = Instant::now() >= deadline;
+            }
+        }
+        self.aborted
+    }
+
+    /// The value of the position for `player` to move, fail-soft within
+    /// `(alpha, beta)`. Meaningless once `self.aborted` is set.
+    ///
+    /// Private cells are not searched domino by domino: each side has one
+    /// private move, the most valuable domino of its best packing (with the
+    /// most dominoes among the best), which both earns points and, like a
+    /// pass, hands the move over without letting the opponent end the game.
+    fn search(
+        &mut self,
+        empty: u64,
+        player: Player,
+        passed: bool,
+        depth: u8,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        self.stats.nodes += 1;
+        if self.out_of_time() {
+            return 0;
+        }
+        let opponent = 1 - player;
+        let split = self.split(empty);
+        let mine = anchors(player, split.contested);
+        let theirs = anchors(opponent, split.contested);
+        let private_move = self.board.private_move(player, split.private_cells[player]);
+        if mine == 0 && private_move.is_none() {
+            // Only the pass, which ends the game after a pass.
+            if passed || (theirs == 0 && split.private_cells[opponent] == 0) {
+                return 0;
+            }
+            return -self.search(empty, opponent, true, depth, -beta, -alpha);
+        }
+        if depth == 0 {
+            self.stats.evaluations += 1;
+            let private = (split.private[player] - split.private[opponent]) * SCALE;
+            return private + self.evaluate(split.contested, player, mine);
+        }
+        let key = flags(player, passed);
+        let mut hint = NO_MOVE;
+        if let Some(entry) = self.table.probe(empty, key) {
+            if entry.depth >= depth {
+                let cut = match entry.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => entry.value >= beta,
+                    Bound::Upper => entry.value <= alpha,
+                };
+                if cut {
+                    return entry.value;
+                }
+            }
+            hint = entry.best;
+        }
+        let child_depth = if depth == EXACT { EXACT } else { depth - 1 };
+        let alpha_in = alpha;
+        let mut best = -INFINITY;
+        let mut best_code = NO_MOVE;
+        if passed {
+            // Passing back ends the game with nothing more for anyone.
+            best = 0;
+            best_code = PASS_CODE;
+            alpha = alpha.max(0);
+            if alpha >= beta {
+                return best;
+            }
+        }
+
+        // Contested placements by order key, then the private move, then the pass.
+        let mut moves = [(0i32, 0u8); 66];
+        let mut count = 0;
+        for anchor in Cell::iter(mine) {
+            let anchor = u32::from(anchor.index());
+            let key = if anchor as u8 == hint { INFINITY } else { self.order_key(player, anchor) };
+            moves[count] = (key, anchor as u8);
+            count += 1;
+        }
+        if let Some(anchor) = private_move {
+            let key = if anchor as u8 == hint { INFINITY } else { -INFINITY + 1 };
+            moves[count] = (key, anchor as u8);
+            count += 1;
+        }
+        if !passed {
+            let key = if hint == PASS_CODE { INFINITY } else { -INFINITY };
+            moves[count] = (key, PASS_CODE);
+            count += 1;
+        }
+        let ordered = &mut moves[..count];
+        ordered.sort_unstable_by_key(|m| std::cmp::Reverse(m.0));
+
+        for (index, &(_, code)) in ordered.iter().enumerate() {
+            let (child, gain, child_passed) = if code == PASS_CODE {
+                (empty, 0, true)
+            } else {
+                let anchor = u32::from(code);
+                (
+                    empty & !domino(player, anchor),
+                    self.board.domino_value(player, anchor) * SCALE,
+                    false,
+                )
+            };
+            let value = if index == 0 {
+                gain - self.search(
+                    child,
+                    opponent,
+                    child_passed,
+                    child_depth,
+                    gain - beta,
+                    gain - alpha,
+                )
+            } else {
+                let probe = gain
+                    - self.search(
+                        child,
+                        opponent,
+                        child_passed,
+                        child_depth,
+                        gain - alpha - 1,
+                        gain - alpha,
+                    );
+                if probe > alpha && probe < beta && !self.aborted {
+                    gain - self.search(
+                        child,
+                        opponent,
+                        child_passed,
+                        child_depth,
+                        gain - beta,
+                        gain - alpha,
+                    )
+                } else {
+                    probe
+                }
+            };
+            if self.aborted {
+                return 0;
+            }
+            if value > best {
+                best = value;
+                best_code = code;
+                if value > alpha {
+                    alpha = value;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best <= alpha_in {
+            Bound::Upper
+        } else if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        self.table.store(empty, key, Entry { value: best, bound, depth, best: best_code });
+        best
+    }
+
+    /// The exact future score difference for the side to move, in points,
+    /// clamped to `[alpha, beta]` bounds as alpha-beta gives them: a result
+    /// `<= alpha` is an upper bound, `>= beta` a lower bound. `None` when
+    /// `deadline` passes first.
+    pub fn solve(
+        &mut self,
+        state: &State,
+        alpha: i32,
+        beta: i32,
+        deadline: Option<Instant>,
+    ) -> Option<i32> {
+        self.deadline = deadline;
+        self.aborted = false;
+        self.stats = Stats::default();
+        let player = state.side_to_move().index();
+        let passed = state.consecutive_passes() > 0;
+        if state.is_over() {
+            return Some(0);
+        }
+        let value = self.search(state.empty(), player, passed, EXACT, alpha * SCALE, beta * SCALE);
+        (!self.aborted).then_some(value / SCALE)
+    }
+
+    /// The moves of the root, best first by the table and the order key.
+    fn root_moves(&self, state: &State) -> Vec<Move> {
+        let player = state.side_to_move().index();
+        let empty = state.empty();
+        let mut keyed: Vec<(i32, Move)> = Cell::iter(anchors(player, empty))
+            .map(|cell| (self.order_key(player, u32::from(cell.index())), Move::Place(cell)))
+            .collect();
+        keyed.sort_by_key(|m| std::cmp::Reverse(m.0));
+        keyed.push((-INFINITY, Move::Pass));
+        keyed.into_iter().map(|(_, mv)| mv).collect()
+    }
+
+    /// One root iteration: every move with a window, the principal one first.
+    /// Returns the best move and value (scaled), or `None` if time ran out
+    /// before the first move was searched.
+    fn search_root(
+        &mut self,
+        state: &State,
+        moves: &mut [Move],
+        depth: u8,
+        mut alpha: i32,
+        beta: i32,
+    ) -> Option<(Move, i32)> {
+        let player = state.side_to_move().index();
+        let passed = state.consecutive_passes() > 0;
+        let empty = state.empty();
+        let mut best: Option<(Move, i32)> = None;
+        let child_depth = if depth == EXACT { EXACT } else { depth - 1 };
+        for index in 0..moves.len() {
+            let mv = moves[index];
+            let (child, gain, child_passed) = match mv {
+                Move::Place(cell) => {
+                    let anchor = u32::from(cell.index());
+                    (
+                        empty & !domino(player, anchor),
+                        self.board.domino_value(player, anchor) * SCALE,
+                        false,
+                    )
+                }
+                Move::Pass => (empty, 0, true),
+            };
+            let full = |engine: &mut Engine, alpha: i32| {
+                if mv == Move::Pass && passed {
+                    0
+                } else {
+                    gain - engine.search(
+                        child,
+                        1 - player,
+                        child_passed,
+                        child_depth,
+                        gain - beta,
+                        gain - alpha,
+                    )
+                }
+            };
+            let value = if best.is_none() {
+                full(self, alpha)
+            } else {
+                let probe = if mv == Move::Pass && passed {
+                    0
+                } else {
+                    gain - self.search(
+                        child,
+                        1 - player,
+                        child_passed,
+                        child_depth,
+                        gain - alpha - 1,
+                        gain - alpha,
+                    )
+                };
+                if probe > alpha && probe < beta && !self.aborted {
+                    full(self, alpha)
+                } else {
+                    probe
+                }
+            };
+            if self.aborted {
+                break;
+            }
+            if best.is_none_or(|(_, b)| value > b) {
+                best = Some((mv, value));
+                // The principal move goes first next time.
+                moves[..=index].rotate_right(1);
+                if value > alpha {
+                    alpha = value;
+                }
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+        best
+    }
+
+    /// The move to play: a proof of a win when one is found within
+    /// `solve_deadline`, else the best move of iterative deepening stopped
+    /// at `soft` (no new iteration) or `hard` (abandoned).
+    pub fn choose(&mut self, state: &State, limits: &Limits) -> Choice {
+        self.stats = Stats::default();
+        let mut moves = self.root_moves(state);
+        if moves.len() == 1 {
+            return Choice { mv: Move::Pass, value: None, proved: None, depth: 0 };
+        }
+        let player = state.side_to_move();
+        let lead = state.points(player) as i32 - state.points(player.opponent()) as i32;
+        // The first player wins by 3 points or more (2.5 komi).
+        let needed = match player {
+            versus_core::Side::First => 3 - lead,
+            versus_core::Side::Second => -2 - lead,
+        };
+        if limits.try_solve && self.features.solve {
+            self.deadline = Some(limits.solve_deadline);
+            self.aborted = false;
+            let target = needed * SCALE;
+            let result = self.search_root(state, &mut moves, EXACT, target - 1, target);
+            if let Some((mv, _)) = result.filter(|&(_, value)| value >= target) {
+                self.stats.depth = EXACT;
+                return Choice { mv, value: None, proved: Some(true), depth: EXACT };
+            }
+            if !self.aborted {
+                // Proved lost: the best practical move is searched below.
+                return self.deepen(state, &mut moves, limits, Some(false));
+            }
+        }
+        self.deepen(state, &mut moves, limits, None)
+    }
+
+    fn deepen(
+        &mut self,
+        state: &State,
+        moves: &mut [Move],
+        limits: &Limits,
+        proved: Option<bool>,
+    ) -> Choice {
+        self.deadline = Some(limits.hard);
+        self.aborted = false;
+        let mut choice = Choice { mv: moves[0], value: None, proved, depth: 0 };
+        for depth in 1..=limits.max_depth {
+            let evaluations = self.stats.evaluations;
+            let result = self.search_root(state, moves, depth, -INFINITY, INFINITY);
+            if let Some((mv, value)) = result {
+                choice.mv = mv;
+                choice.value = Some(value / SCALE);
+            }
+            if self.aborted {
+                break;
+            }
+            choice.depth = depth;
+            self.stats.depth = depth;
+            // Without a single evaluation the iteration reached every game end.
+            if Instant::now() >= limits.soft || self.stats.evaluations == evaluations {
+                break;
+            }
+        }
+        choice
+    }
+}
+
+/// When to stop thinking about one move.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Whether to try an exact proof first.
+    pub try_solve: bool,
+    pub solve_deadline: Instant,
+    /// No new iteration after this.
+    pub soft: Instant,
+    /// Abandon the search at this instant.
+    pub hard: Instant,
+    pub max_depth: u8,
+}
+
+/// The engine's decision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Choice {
+    pub mv: Move,
+    /// The value found for the move (points), if any iteration completed.
+    pub value: Option<i32>,
+    /// `Some(true)` for a proved win, `Some(false)` for a proved loss.
+    pub proved: Option<bool>,
+    pub depth: u8,
+}
+
+/// The time limits `strong` used then (a copy of `agents::limits` of that
+/// day): a reserve of 20 ms + 1/12 of the clock, the rest shared among the
+/// moves expected before the end becomes provable.
+pub fn limits(state: &State, my_time_ms: u64, start: Instant) -> Limits {
+    let reserve = 20 + my_time_ms / 12;
+    let usable = my_time_ms.saturating_sub(reserve);
+    let empties = u64::from(state.empty().count_ones());
+    let moves_left = (empties.saturating_sub(26) / 4).max(2);
+    let budget = usable / moves_left;
+    let at = |ms: u64| start + std::time::Duration::from_millis(ms);
+    Limits {
+        try_solve: true,
+        solve_deadline: at(budget / 2),
+        soft: at(budget * 3 / 5),
+        hard: at((2 * budget).min(usable / 4)),
+        max_depth: 64,
+    }
+}

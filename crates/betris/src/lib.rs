@@ -14,6 +14,7 @@
 //! - [`rebuild`]: a game read back from its record without the referee.
 //! - [`agents`]: the built-in `random`, `greedy` and `fair` players.
 //! - [`strong`]: the `strong` player.
+//! - [`strong_v1`]: `strong-v1`, the `strong` player before issue 20, frozen as a reference.
 //!
 //! An explicit game input (`GameConfig::input`) lists the offers: one line
 //! per round with two different block names of the set, e.g. `L3 X5`.
@@ -24,6 +25,7 @@ pub mod rebuild;
 pub mod referee;
 pub mod rules;
 pub mod strong;
+pub mod strong_v1;
 
 use versus_core::{ConfigError, Game, GameConfig, ProtocolAgent, Referee};
 
@@ -119,7 +121,7 @@ impl Game for BetrisGame {
     }
 
     fn agent_names(&self) -> &'static [&'static str] {
-        &["random", "greedy", "fair", "strong"]
+        &["random", "greedy", "fair", "strong", "strong-v1"]
     }
 
     fn agent(&self, name: &str, seed: u64) -> Option<Box<dyn ProtocolAgent>> {
@@ -128,6 +130,7 @@ impl Game for BetrisGame {
             "greedy" => Some(agents::greedy(self.params, seed)),
             "fair" => Some(agents::fair(self.params, seed)),
             "strong" => Some(strong::strong(self.params, seed)),
+            "strong-v1" => Some(strong_v1::strong_v1(self.params, seed)),
             _ => None,
         }
     }

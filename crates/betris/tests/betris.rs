@@ -782,7 +782,7 @@ fn registry_entry() {
     assert_eq!(GAME.name(), "betris-large");
     assert_eq!(GAME.title(), "Betris (Large)");
     assert_eq!(GAME.rules_version(), "1");
-    assert_eq!(GAME.agent_names(), ["random", "greedy", "fair", "strong"]);
+    assert_eq!(GAME.agent_names(), ["random", "greedy", "fair", "strong", "strong-v1"]);
     assert!(GAME.agent("minimax", 0).is_none());
     assert_eq!(*GAME.params(), Params::LARGE);
 }

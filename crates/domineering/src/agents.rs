@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use versus_core::{AgentError, GameRng, ProtocolAgent, Side};
 
 use crate::protocol::{AgentLine, JudgeLine};
+use crate::ref_ab::RefEngine;
 use crate::rules::{Cell, Move, State, Values};
 use crate::search::{fixed_depth_move, Engine, Features, Limits};
 use crate::strong_v1;
@@ -58,6 +59,10 @@ enum Brain {
     StrongV1 {
         engine: Option<Box<strong_v1::Engine>>,
     },
+    /// The independent alpha-beta reference ([`crate::ref_ab`]).
+    RefAb {
+        engine: Option<Box<RefEngine>>,
+    },
 }
 
 /// The transposition table of `strong`: 2^22 slots of 16 bytes, 64 MiB.
@@ -95,6 +100,12 @@ impl BuiltinAgent {
     #[must_use]
     pub fn strong_v1(seed: u64) -> Self {
         BuiltinAgent::with_brain(Brain::StrongV1 { engine: None }, seed)
+    }
+
+    /// The independent alpha-beta reference level `ref-ab`.
+    #[must_use]
+    pub fn ref_ab(seed: u64) -> Self {
+        BuiltinAgent::with_brain(Brain::RefAb { engine: None }, seed)
     }
 
     fn with_brain(brain: Brain, seed: u64) -> Self {
@@ -162,6 +173,7 @@ impl ProtocolAgent for BuiltinAgent {
                             strong_v1::Features::default(),
                         )));
                     }
+                    Brain::RefAb { engine } => *engine = Some(Box::new(RefEngine::new(&values))),
                     Brain::Policy(_) | Brain::FixedDepth(_) => {}
                 }
                 self.game = Some((side, State::new(values)));
@@ -183,6 +195,9 @@ impl ProtocolAgent for BuiltinAgent {
                     Brain::StrongV1 { engine } => {
                         let engine = engine.as_mut().expect("made at READY");
                         engine.choose(state, &strong_v1::limits(state, my_time, start)).mv
+                    }
+                    Brain::RefAb { engine } => {
+                        engine.as_mut().expect("made at READY").choose(state, my_time, start)
                     }
                 };
                 state.play_unchecked(mv);

@@ -16,6 +16,7 @@
 pub mod agents;
 pub mod protocol;
 pub mod rebuild;
+pub mod ref_ab;
 pub mod referee;
 pub mod rules;
 pub mod search;
@@ -53,7 +54,7 @@ impl Game for DomineeringGame {
     }
 
     fn agent_names(&self) -> &'static [&'static str] {
-        &["random", "greedy", "ab4", "strong", "strong-v1"]
+        &["random", "greedy", "ab4", "strong", "strong-v1", "ref-ab"]
     }
 
     fn agent(&self, name: &str, seed: u64) -> Option<Box<dyn ProtocolAgent>> {
@@ -63,6 +64,7 @@ impl Game for DomineeringGame {
             "ab4" => BuiltinAgent::fixed_depth(4, seed),
             "strong" => BuiltinAgent::strong(Features::default(), seed),
             "strong-v1" => BuiltinAgent::strong_v1(seed),
+            "ref-ab" => BuiltinAgent::ref_ab(seed),
             _ => return None,
         };
         Some(Box::new(agent))

@@ -93,7 +93,10 @@ pub enum JudgeError {
     Record(#[from] io::Error),
 }
 
-fn endpoint(
+/// The endpoint that plays `spec` on `side` of `game` under `limits`: a
+/// built-in agent in this process, or a program (built and sandboxed when it
+/// is a source). The web page uses it to seat a person against a program.
+pub fn endpoint(
     game: &dyn Game,
     spec: &AgentSpec,
     limits: &Limits,

@@ -1,0 +1,1231 @@
+//! The contest's tables, in the host's SQLite file next to the league's
+//! (`--db FILE`). They carry their own schema version (`contest_schema`), so
+//! the league store's migrations and these never step on each other.
+//!
+//! Every game is a row of `contest_matches`: queued, then running (leased by
+//! a player thread), then done with its whole record, written in one
+//! statement that only a running row accepts — a result is never counted
+//! twice. A host that restarts puts its running rows back in the queue.
+
+use std::path::Path;
+use std::time::Duration;
+
+use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
+use serde::{Deserialize, Serialize};
+use versus_core::{Fault, GameResult, Outcome, RecordLine, Side};
+
+use crate::auth;
+use crate::{now_ms, ContestError};
+
+/// How long a write waits for another connection's.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The schema, one migration per version; append only.
+const MIGRATIONS: &[&str] = &["
+    CREATE TABLE contest_users (
+        id          INTEGER PRIMARY KEY,
+        name        TEXT NOT NULL UNIQUE COLLATE NOCASE,
+        -- Argon2id PHC string; NULL for an account made by `versus user add`
+        -- until it sets a password.
+        password    TEXT,
+        -- SHA-256 of the API token.
+        token_hash  TEXT NOT NULL UNIQUE,
+        admin       INTEGER NOT NULL DEFAULT 0,
+        created_at  INTEGER NOT NULL
+    );
+    CREATE TABLE contest_sessions (
+        -- SHA-256 of the cookie's value.
+        id_hash     TEXT PRIMARY KEY,
+        user_id     INTEGER NOT NULL REFERENCES contest_users (id),
+        csrf        TEXT NOT NULL,
+        expires_at  INTEGER NOT NULL
+    );
+    CREATE TABLE contest_submissions (
+        id          INTEGER PRIMARY KEY,
+        user_id     INTEGER NOT NULL REFERENCES contest_users (id),
+        game        TEXT NOT NULL,
+        language    TEXT NOT NULL,
+        source      TEXT NOT NULL,
+        sha256      TEXT NOT NULL,
+        state       TEXT NOT NULL,
+        -- Why it was rejected, or the compiler's one-line summary.
+        detail      TEXT,
+        compile_log TEXT,
+        hidden      INTEGER NOT NULL DEFAULT 0,
+        created_at  INTEGER NOT NULL
+    );
+    CREATE INDEX contest_submissions_by_game ON contest_submissions (game, id);
+    -- The submission a participant chose as its entry in a game.
+    CREATE TABLE contest_entries (
+        user_id       INTEGER NOT NULL REFERENCES contest_users (id),
+        game          TEXT NOT NULL,
+        submission_id INTEGER NOT NULL REFERENCES contest_submissions (id),
+        PRIMARY KEY (user_id, game)
+    );
+    CREATE TABLE contest_matches (
+        id           INTEGER PRIMARY KEY,
+        game         TEXT NOT NULL,
+        kind         TEXT NOT NULL,
+        -- 'sub:ID' or 'builtin:NAME'
+        first        TEXT NOT NULL,
+        second       TEXT NOT NULL,
+        -- A u64 in decimal.
+        seed         TEXT NOT NULL,
+        status       TEXT NOT NULL CHECK (status IN ('queued', 'running', 'done')),
+        -- 0 for games that do not count for ratings (challenges, a reset).
+        counted      INTEGER NOT NULL,
+        requested_by INTEGER,
+        created_at   INTEGER NOT NULL,
+        started_at   INTEGER,
+        finished_at  INTEGER,
+        result       TEXT,
+        first_score  REAL,
+        second_score REAL,
+        first_fault  TEXT,
+        second_fault TEXT,
+        record       TEXT
+    );
+    CREATE INDEX contest_matches_by_status ON contest_matches (status, id);
+    CREATE INDEX contest_matches_by_game ON contest_matches (game, status);
+    -- One row: the contest window (Unix ms; NULL: open).
+    CREATE TABLE contest_window (
+        id        INTEGER PRIMARY KEY CHECK (id = 1),
+        start_at  INTEGER,
+        end_at    INTEGER,
+        freeze_at INTEGER
+    );
+    INSERT INTO contest_window (id) VALUES (1);
+    "];
+
+macro_rules! id_type {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+        #[serde(transparent)]
+        pub struct $name(pub i64);
+    };
+}
+
+id_type!(
+    /// A participant.
+    UserId
+);
+id_type!(
+    /// A submission.
+    SubmissionId
+);
+id_type!(
+    /// A contest game.
+    MatchId
+);
+
+/// A participant, without secrets.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct User {
+    pub id: UserId,
+    pub name: String,
+    pub admin: bool,
+    pub created_at_ms: i64,
+}
+
+/// Where a submission is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SubmissionState {
+    Queued,
+    Compiling,
+    /// Did not compile.
+    Ce,
+    /// Playing its game against `random`.
+    Gate,
+    /// Crashed, timed out or misbehaved at the gate: not entered.
+    Rejected,
+    Placement,
+    Rated,
+}
+
+impl SubmissionState {
+    fn as_str(self) -> &'static str {
+        match self {
+            SubmissionState::Queued => "queued",
+            SubmissionState::Compiling => "compiling",
+            SubmissionState::Ce => "ce",
+            SubmissionState::Gate => "gate",
+            SubmissionState::Rejected => "rejected",
+            SubmissionState::Placement => "placement",
+            SubmissionState::Rated => "rated",
+        }
+    }
+
+    fn parse(text: &str) -> Result<SubmissionState, ContestError> {
+        Ok(match text {
+            "queued" => SubmissionState::Queued,
+            "compiling" => SubmissionState::Compiling,
+            "ce" => SubmissionState::Ce,
+            "gate" => SubmissionState::Gate,
+            "rejected" => SubmissionState::Rejected,
+            "placement" => SubmissionState::Placement,
+            "rated" => SubmissionState::Rated,
+            other => return Err(ContestError::Corrupt(format!("submission state {other:?}"))),
+        })
+    }
+
+    /// Whether it compiled and passed the gate (it can be an entry).
+    #[must_use]
+    pub fn playing(self) -> bool {
+        matches!(self, SubmissionState::Placement | SubmissionState::Rated)
+    }
+
+    /// Whether it compiled (it may still fail the gate).
+    #[must_use]
+    pub fn compiled(self) -> bool {
+        matches!(self, SubmissionState::Gate | SubmissionState::Placement | SubmissionState::Rated)
+    }
+}
+
+/// A submission. `source` and `compile_log` are its owner's business:
+/// [`Submission::public`] drops them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Submission {
+    pub id: SubmissionId,
+    pub user: UserId,
+    pub user_name: String,
+    pub game: String,
+    pub language: String,
+    pub sha256: String,
+    pub bytes: usize,
+    pub state: SubmissionState,
+    pub detail: Option<String>,
+    pub hidden: bool,
+    pub created_at_ms: i64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub compile_log: Option<String>,
+}
+
+impl Submission {
+    /// What anybody may see.
+    #[must_use]
+    pub fn public(mut self) -> Submission {
+        self.source = None;
+        self.compile_log = None;
+        // A compiler's summary can quote the source.
+        if self.state == SubmissionState::Ce {
+            self.detail = None;
+        }
+        self
+    }
+}
+
+/// What a game is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MatchKind {
+    Gate,
+    Placement,
+    Rated,
+    Challenge,
+    Final,
+}
+
+impl MatchKind {
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            MatchKind::Gate => "gate",
+            MatchKind::Placement => "placement",
+            MatchKind::Rated => "rated",
+            MatchKind::Challenge => "challenge",
+            MatchKind::Final => "final",
+        }
+    }
+
+    fn parse(text: &str) -> Result<MatchKind, ContestError> {
+        Ok(match text {
+            "gate" => MatchKind::Gate,
+            "placement" => MatchKind::Placement,
+            "rated" => MatchKind::Rated,
+            "challenge" => MatchKind::Challenge,
+            "final" => MatchKind::Final,
+            other => return Err(ContestError::Corrupt(format!("match kind {other:?}"))),
+        })
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MatchStatus {
+    Queued,
+    Running,
+    Done,
+}
+
+/// A player of a contest game: a submission or a built-in level.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Player {
+    Submission(SubmissionId),
+    Builtin(String),
+}
+
+impl Player {
+    fn key(&self) -> String {
+        match self {
+            Player::Submission(id) => format!("sub:{}", id.0),
+            Player::Builtin(name) => format!("builtin:{name}"),
+        }
+    }
+
+    fn parse(text: &str) -> Result<Player, ContestError> {
+        if let Some(name) = text.strip_prefix("builtin:") {
+            return Ok(Player::Builtin(name.to_owned()));
+        }
+        text.strip_prefix("sub:")
+            .and_then(|id| id.parse().ok())
+            .map(|id| Player::Submission(SubmissionId(id)))
+            .ok_or_else(|| ContestError::Corrupt(format!("player {text:?}")))
+    }
+
+    #[must_use]
+    pub fn submission(&self) -> Option<SubmissionId> {
+        match self {
+            Player::Submission(id) => Some(*id),
+            Player::Builtin(_) => None,
+        }
+    }
+}
+
+/// A contest game. `outcome` is set once it is done; the record is read
+/// apart ([`Db::match_record`]).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Match {
+    pub id: MatchId,
+    pub game: String,
+    pub kind: MatchKind,
+    pub first: Player,
+    pub second: Player,
+    pub seed: u64,
+    pub status: MatchStatus,
+    pub counted: bool,
+    pub requested_by: Option<UserId>,
+    pub created_at_ms: i64,
+    pub finished_at_ms: Option<i64>,
+    pub outcome: Option<Outcome>,
+}
+
+impl Match {
+    /// The player on `side`.
+    #[must_use]
+    pub fn player(&self, side: Side) -> &Player {
+        match side {
+            Side::First => &self.first,
+            Side::Second => &self.second,
+        }
+    }
+
+    /// The side `submission` played, if it played.
+    #[must_use]
+    pub fn side_of(&self, submission: SubmissionId) -> Option<Side> {
+        Side::BOTH.into_iter().find(|&side| self.player(side).submission() == Some(submission))
+    }
+}
+
+/// A game to queue.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewMatch {
+    pub game: String,
+    pub kind: MatchKind,
+    pub first: Player,
+    pub second: Player,
+    pub seed: u64,
+    pub counted: bool,
+    pub requested_by: Option<UserId>,
+}
+
+/// The contest window, Unix ms (`None`: no bound).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Window {
+    pub start_at: Option<i64>,
+    pub end_at: Option<i64>,
+    /// From here the public leaderboard shows the games finished before it.
+    pub freeze_at: Option<i64>,
+}
+
+impl Window {
+    /// Whether submissions are taken at `now`.
+    #[must_use]
+    pub fn open(&self, now: i64) -> Result<(), ContestError> {
+        if self.start_at.is_some_and(|start| now < start) {
+            return Err(ContestError::Forbidden("the contest has not started".into()));
+        }
+        if self.ended(now) {
+            return Err(ContestError::Forbidden("the contest has ended".into()));
+        }
+        Ok(())
+    }
+
+    #[must_use]
+    pub fn ended(&self, now: i64) -> bool {
+        self.end_at.is_some_and(|end| now >= end)
+    }
+
+    /// The time before which games count on the public leaderboard at `now`.
+    #[must_use]
+    pub fn frozen_at(&self, now: i64) -> Option<i64> {
+        let freeze = match (self.freeze_at, self.end_at) {
+            (Some(freeze), Some(end)) => Some(freeze.min(end)),
+            (freeze, end) => freeze.or(end),
+        };
+        freeze.filter(|&at| now >= at)
+    }
+}
+
+/// A finished, counted game, for ratings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Played {
+    pub first: Player,
+    pub second: Player,
+    pub result: GameResult,
+    pub faults: [bool; 2],
+    pub finished_at_ms: i64,
+    pub kind: MatchKind,
+}
+
+/// Standard-error lines kept per side and game: a chatty bot does not fill the store.
+pub const MAX_DEBUG_LINES: usize = 200;
+
+type Outcome2 = std::result::Result<(), ContestError>;
+
+/// The contest's tables over one SQLite connection.
+#[derive(Debug)]
+pub struct Db {
+    conn: Connection,
+}
+
+const SUBMISSION_COLUMNS: &str = "s.id, s.user_id, u.name, s.game, s.language, s.sha256, \
+    length(CAST(s.source AS BLOB)), s.state, s.detail, s.hidden, s.created_at";
+
+const MATCH_COLUMNS: &str = "id, game, kind, first, second, seed, status, counted, \
+    requested_by, created_at, finished_at, result, first_score, second_score, first_fault, \
+    second_fault";
+
+impl Db {
+    /// Opens the contest tables of the SQLite file at `path` (creating the
+    /// file and the tables as needed).
+    pub fn open(path: &Path) -> std::result::Result<Db, ContestError> {
+        let conn = Connection::open(path).map_err(|e| ContestError::Open {
+            path: path.display().to_string(),
+            message: e.to_string(),
+        })?;
+        Db::setup(conn)
+    }
+
+    fn setup(mut conn: Connection) -> std::result::Result<Db, ContestError> {
+        conn.busy_timeout(BUSY_TIMEOUT)?;
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "synchronous", "FULL")?;
+        conn.pragma_update(None, "foreign_keys", true)?;
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        tx.execute_batch("CREATE TABLE IF NOT EXISTS contest_schema (version INTEGER NOT NULL)")?;
+        let version: Option<i64> =
+            tx.query_row("SELECT version FROM contest_schema", [], |r| r.get(0)).optional()?;
+        let mut version = match version {
+            Some(v) => v as usize,
+            None => {
+                tx.execute("INSERT INTO contest_schema (version) VALUES (0)", [])?;
+                0
+            }
+        };
+        if version > MIGRATIONS.len() {
+            return Err(ContestError::Corrupt(format!(
+                "the contest tables are at version {version}, newer than this versus ({})",
+                MIGRATIONS.len()
+            )));
+        }
+        while version < MIGRATIONS.len() {
+            tx.execute_batch(MIGRATIONS[version])?;
+            version += 1;
+        }
+        tx.execute("UPDATE contest_schema SET version = ?1", [version as i64])?;
+        tx.commit()?;
+        Ok(Db { conn })
+    }
+
+    // ------------------------------------------------------------ participants
+
+    /// Creates an account; gives it and its API token (shown once).
+    pub fn add_user(
+        &mut self,
+        name: &str,
+        password: Option<&str>,
+        admin: bool,
+    ) -> std::result::Result<(User, String), ContestError> {
+        check_name(name)?;
+        let hash = match password {
+            Some(password) => Some(check_and_hash(password)?),
+            None => None,
+        };
+        let token = auth::random_token()?;
+        let now = now_ms();
+        let inserted = self.conn.execute(
+            "INSERT INTO contest_users (name, password, token_hash, admin, created_at)
+             VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (name) DO NOTHING",
+            params![name, hash, auth::digest(&token), admin, now],
+        )?;
+        if inserted == 0 {
+            return Err(ContestError::NameTaken(name.to_owned()));
+        }
+        let id = UserId(self.conn.last_insert_rowid());
+        Ok((User { id, name: name.to_owned(), admin, created_at_ms: now }, token))
+    }
+
+    /// Sets a participant's password.
+    pub fn set_password(&mut self, user: UserId, password: &str) -> Outcome2 {
+        let hash = check_and_hash(password)?;
+        self.conn.execute(
+            "UPDATE contest_users SET password = ?1 WHERE id = ?2",
+            params![hash, user.0],
+        )?;
+        Ok(())
+    }
+
+    /// A new API token for `user` (the old one stops working).
+    pub fn new_token(&mut self, user: UserId) -> std::result::Result<String, ContestError> {
+        let token = auth::random_token()?;
+        self.conn.execute(
+            "UPDATE contest_users SET token_hash = ?1 WHERE id = ?2",
+            params![auth::digest(&token), user.0],
+        )?;
+        Ok(token)
+    }
+
+    pub fn user(&self, id: UserId) -> std::result::Result<Option<User>, ContestError> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT id, name, admin, created_at FROM contest_users WHERE id = ?1",
+                [id.0],
+                user_row,
+            )
+            .optional()?)
+    }
+
+    pub fn user_by_name(&self, name: &str) -> std::result::Result<Option<User>, ContestError> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT id, name, admin, created_at FROM contest_users WHERE name = ?1",
+                [name],
+                user_row,
+            )
+            .optional()?)
+    }
+
+    /// Every participant, in the order they signed up.
+    pub fn users(&self) -> std::result::Result<Vec<User>, ContestError> {
+        let mut statement = self
+            .conn
+            .prepare("SELECT id, name, admin, created_at FROM contest_users ORDER BY id")?;
+        let users = statement.query_map([], user_row)?.collect::<rusqlite::Result<_>>()?;
+        Ok(users)
+    }
+
+    /// The participant whose API token this is.
+    pub fn token_user(&self, token: &str) -> std::result::Result<Option<User>, ContestError> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT id, name, admin, created_at FROM contest_users WHERE token_hash = ?1",
+                [auth::digest(token)],
+                user_row,
+            )
+            .optional()?)
+    }
+
+    /// Checks a name and password; opens a session that lasts `ttl`. Gives
+    /// the session's cookie value and its CSRF token.
+    pub fn sign_in(
+        &mut self,
+        name: &str,
+        password: &str,
+        ttl: Duration,
+    ) -> std::result::Result<(User, String, String), ContestError> {
+        let stored: Option<(i64, Option<String>)> = self
+            .conn
+            .query_row("SELECT id, password FROM contest_users WHERE name = ?1", [name], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })
+            .optional()?;
+        let Some((id, Some(hash))) = stored else {
+            // The same work as a wrong password: the answer's time does not
+            // tell which names exist.
+            let _ = auth::verify_password(password, DUMMY_HASH);
+            return Err(ContestError::BadCredentials);
+        };
+        if password.len() > auth::MAX_PASSWORD || !auth::verify_password(password, &hash) {
+            return Err(ContestError::BadCredentials);
+        }
+        let user = self.user(UserId(id))?.ok_or(ContestError::BadCredentials)?;
+        let (session, csrf) = self.open_session(user.id, ttl)?;
+        Ok((user, session, csrf))
+    }
+
+    /// A new session for `user`: its cookie value and CSRF token.
+    pub fn open_session(
+        &mut self,
+        user: UserId,
+        ttl: Duration,
+    ) -> std::result::Result<(String, String), ContestError> {
+        let session = auth::random_token()?;
+        let csrf = auth::random_token()?;
+        let now = now_ms();
+        self.conn.execute("DELETE FROM contest_sessions WHERE expires_at <= ?1", [now])?;
+        self.conn.execute(
+            "INSERT INTO contest_sessions (id_hash, user_id, csrf, expires_at) VALUES (?1, ?2, ?3, ?4)",
+            params![auth::digest(&session), user.0, csrf, now + ttl.as_millis() as i64],
+        )?;
+        Ok((session, csrf))
+    }
+
+    /// The participant and CSRF token of a live session.
+    pub fn session(
+        &self,
+        session: &str,
+    ) -> std::result::Result<Option<(User, String)>, ContestError> {
+        let row: Option<(i64, String)> = self
+            .conn
+            .query_row(
+                "SELECT user_id, csrf FROM contest_sessions WHERE id_hash = ?1 AND expires_at > ?2",
+                params![auth::digest(session), now_ms()],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()?;
+        match row {
+            Some((id, csrf)) => Ok(self.user(UserId(id))?.map(|user| (user, csrf))),
+            None => Ok(None),
+        }
+    }
+
+    pub fn sign_out(&mut self, session: &str) -> Outcome2 {
+        self.conn
+            .execute("DELETE FROM contest_sessions WHERE id_hash = ?1", [auth::digest(session)])?;
+        Ok(())
+    }
+
+    // ------------------------------------------------------------- submissions
+
+    /// Stores a submission, queued for compiling. `min_interval` is how long
+    /// a participant waits between two submissions.
+    pub fn submit(
+        &mut self,
+        user: UserId,
+        game: &str,
+        language: &str,
+        source: &str,
+        min_interval: Duration,
+    ) -> std::result::Result<SubmissionId, ContestError> {
+        let now = now_ms();
+        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let last: Option<i64> = tx.query_row(
+            "SELECT max(created_at) FROM contest_submissions WHERE user_id = ?1",
+            [user.0],
+            |r| r.get(0),
+        )?;
+        if let Some(last) = last {
+            let ready = last + min_interval.as_millis() as i64;
+            if now < ready {
+                return Err(ContestError::RateLimited {
+                    what: "one submission at a time".into(),
+                    wait_s: ((ready - now) as u64).div_ceil(1000),
+                });
+            }
+        }
+        tx.execute(
+            "INSERT INTO contest_submissions (user_id, game, language, source, sha256, state, created_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, 'queued', ?6)",
+            params![
+                user.0,
+                game,
+                language,
+                source,
+                auth::hex(&<sha2::Sha256 as sha2::Digest>::digest(source.as_bytes())),
+                now
+            ],
+        )?;
+        let id = SubmissionId(tx.last_insert_rowid());
+        tx.commit()?;
+        Ok(id)
+    }
+
+    /// A submission with its source and compiler output.
+    pub fn submission(
+        &self,
+        id: SubmissionId,
+    ) -> std::result::Result<Option<Submission>, ContestError> {
+        let found = self
+            .conn
+            .query_row(
+                &format!(
+                    "SELECT {SUBMISSION_COLUMNS}, s.source, s.compile_log FROM contest_submissions s
+                     JOIN contest_users u ON u.id = s.user_id WHERE s.id = ?1"
+                ),
+                [id.0],
+                |r| {
+                    let mut submission = submission_row(r)?;
+                    submission.0.source = r.get(11)?;
+                    submission.0.compile_log = r.get(12)?;
+                    Ok(submission)
+                },
+            )
+            .optional()?;
+        found.map(check_submission).transpose()
+    }
+
+    /// The submissions of `game` (newest first), of one participant if given,
+    /// without sources.
+    pub fn submissions(
+        &self,
+        game: &str,
+        user: Option<UserId>,
+    ) -> std::result::Result<Vec<Submission>, ContestError> {
+        let mut statement = self.conn.prepare(&format!(
+            "SELECT {SUBMISSION_COLUMNS} FROM contest_submissions s
+             JOIN contest_users u ON u.id = s.user_id
+             WHERE s.game = ?1 AND (?2 IS NULL OR s.user_id = ?2) ORDER BY s.id DESC"
+        ))?;
+        let rows = statement
+            .query_map(params![game, user.map(|u| u.0)], submission_row)?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        rows.into_iter().map(check_submission).collect()
+    }
+
+    /// Submissions in `state`, oldest first.
+    pub fn submissions_in(
+        &self,
+        state: SubmissionState,
+    ) -> std::result::Result<Vec<Submission>, ContestError> {
+        let mut statement = self.conn.prepare(&format!(
+            "SELECT {SUBMISSION_COLUMNS} FROM contest_submissions s
+             JOIN contest_users u ON u.id = s.user_id WHERE s.state = ?1 ORDER BY s.id"
+        ))?;
+        let rows = statement
+            .query_map([state.as_str()], submission_row)?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        rows.into_iter().map(check_submission).collect()
+    }
+
+    /// Moves a submission from `from` to `to`; false if it was not in `from`
+    /// (another thread moved it first).
+    pub fn move_submission(
+        &mut self,
+        id: SubmissionId,
+        from: SubmissionState,
+        to: SubmissionState,
+        detail: Option<&str>,
+    ) -> std::result::Result<bool, ContestError> {
+        Ok(self.conn.execute(
+            "UPDATE contest_submissions SET state = ?1, detail = coalesce(?2, detail)
+             WHERE id = ?3 AND state = ?4",
+            params![to.as_str(), detail, id.0, from.as_str()],
+        )? == 1)
+    }
+
+    /// Records a failed compile.
+    pub fn compile_failed(&mut self, id: SubmissionId, summary: &str, log: &str) -> Outcome2 {
+        self.conn.execute(
+            "UPDATE contest_submissions SET state = 'ce', detail = ?1, compile_log = ?2
+             WHERE id = ?3 AND state = 'compiling'",
+            params![summary, log, id.0],
+        )?;
+        Ok(())
+    }
+
+    /// Hides (or shows again) a submission: a hidden one is off the
+    /// leaderboard and plays no more rated games.
+    pub fn set_hidden(&mut self, id: SubmissionId, hidden: bool) -> Outcome2 {
+        let changed = self.conn.execute(
+            "UPDATE contest_submissions SET hidden = ?1 WHERE id = ?2",
+            params![hidden, id.0],
+        )?;
+        if changed == 0 {
+            return Err(ContestError::NotFound(format!("no submission {}", id.0)));
+        }
+        Ok(())
+    }
+
+    /// Judges a submission again from the start: its games stop counting,
+    /// unplayed ones are dropped, and it is compiled again.
+    pub fn rejudge(&mut self, id: SubmissionId) -> Outcome2 {
+        let key = Player::Submission(id).key();
+        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let changed = tx.execute(
+            "UPDATE contest_submissions SET state = 'queued', detail = NULL, compile_log = NULL
+             WHERE id = ?1",
+            [id.0],
+        )?;
+        if changed == 0 {
+            return Err(ContestError::NotFound(format!("no submission {}", id.0)));
+        }
+        tx.execute(
+            "DELETE FROM contest_matches WHERE status = 'queued' AND (first = ?1 OR second = ?1)",
+            [&key],
+        )?;
+        tx.execute(
+            "UPDATE contest_matches SET counted = 0 WHERE first = ?1 OR second = ?1",
+            [&key],
+        )?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Makes `submission` its owner's entry in its game.
+    pub fn choose_entry(&mut self, user: UserId, submission: SubmissionId) -> Outcome2 {
+        let found = self.submission(submission)?;
+        let Some(found) = found.filter(|s| s.user == user) else {
+            return Err(ContestError::NotFound(format!("you have no submission {}", submission.0)));
+        };
+        if !found.state.compiled() && found.state != SubmissionState::Queued {
+            return Err(ContestError::Invalid(format!(
+                "submission {} cannot play ({})",
+                submission.0,
+                found.state.as_str()
+            )));
+        }
+        self.conn.execute(
+            "INSERT INTO contest_entries (user_id, game, submission_id) VALUES (?1, ?2, ?3)
+             ON CONFLICT (user_id, game) DO UPDATE SET submission_id = excluded.submission_id",
+            params![user.0, found.game, submission.0],
+        )?;
+        Ok(())
+    }
+
+    /// Each participant's entry in `game`: the submission they chose if it
+    /// plays, else their latest that plays; hidden ones never.
+    pub fn entries(&self, game: &str) -> std::result::Result<Vec<Submission>, ContestError> {
+        let all = self.submissions(game, None)?;
+        let mut chosen = std::collections::HashMap::new();
+        let mut statement = self
+            .conn
+            .prepare("SELECT user_id, submission_id FROM contest_entries WHERE game = ?1")?;
+        for row in
+            statement.query_map([game], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)))?
+        {
+            let (user, submission) = row?;
+            chosen.insert(user, submission);
+        }
+        let mut entries: Vec<Submission> = Vec::new();
+        let eligible = |s: &Submission| s.state.playing() && !s.hidden;
+        // Newest first, so the first eligible one of a participant is the latest.
+        for submission in &all {
+            if entries.iter().any(|e| e.user == submission.user) || !eligible(submission) {
+                continue;
+            }
+            let pick = chosen
+                .get(&submission.user.0)
+                .and_then(|id| all.iter().find(|s| s.id.0 == *id && eligible(s)))
+                .unwrap_or(submission);
+            entries.push(pick.clone());
+        }
+        entries.sort_by_key(|s| s.id);
+        Ok(entries)
+    }
+
+    /// The submission a participant chose explicitly, if any.
+    pub fn chosen_entry(
+        &self,
+        user: UserId,
+        game: &str,
+    ) -> std::result::Result<Option<SubmissionId>, ContestError> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT submission_id FROM contest_entries WHERE user_id = ?1 AND game = ?2",
+                params![user.0, game],
+                |r| r.get(0).map(SubmissionId),
+            )
+            .optional()?)
+    }
+
+    // ----------------------------------------------------------------- games
+
+    pub fn queue_match(&mut self, new: &NewMatch) -> std::result::Result<MatchId, ContestError> {
+        self.conn.execute(
+            "INSERT INTO contest_matches (game, kind, first, second, seed, status, counted,
+                 requested_by, created_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, 'queued', ?6, ?7, ?8)",
+            params![
+                new.game,
+                new.kind.as_str(),
+                new.first.key(),
+                new.second.key(),
+                new.seed.to_string(),
+                new.counted,
+                new.requested_by.map(|u| u.0),
+                now_ms()
+            ],
+        )?;
+        Ok(MatchId(self.conn.last_insert_rowid()))
+    }
+
+    /// Takes the next queued game (gates first, then placements, challenges,
+    /// finals and rated games, each oldest first) and marks it running.
+    pub fn lease_match(&mut self) -> std::result::Result<Option<Match>, ContestError> {
+        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let id: Option<i64> = tx
+            .query_row(
+                "SELECT id FROM contest_matches WHERE status = 'queued'
+                 ORDER BY CASE kind WHEN 'gate' THEN 0 WHEN 'placement' THEN 1
+                     WHEN 'challenge' THEN 2 WHEN 'final' THEN 3 ELSE 4 END, id LIMIT 1",
+                [],
+                |r| r.get(0),
+            )
+            .optional()?;
+        let Some(id) = id else {
+            return Ok(None);
+        };
+        tx.execute(
+            "UPDATE contest_matches SET status = 'running', started_at = ?1 WHERE id = ?2",
+            params![now_ms(), id],
+        )?;
+        tx.commit()?;
+        self.game_match(MatchId(id))
+    }
+
+    /// Writes a played game: its outcome and whole record (standard-error
+    /// lines capped per side). Only a running game takes a result, so a
+    /// result is never written twice; false if it was not running.
+    pub fn finish_match(
+        &mut self,
+        id: MatchId,
+        record: &[RecordLine],
+    ) -> std::result::Result<bool, ContestError> {
+        let Some(RecordLine::Footer { outcome }) = record.last() else {
+            return Err(ContestError::Invalid(format!("the record of game {} has no end", id.0)));
+        };
+        let mut kept = [0usize; 2];
+        let mut text = String::new();
+        for line in record {
+            if let RecordLine::Debug { side, .. } = line {
+                kept[side.index()] += 1;
+                if kept[side.index()] > MAX_DEBUG_LINES {
+                    continue;
+                }
+            }
+            let json = serde_json::to_string(line)
+                .map_err(|e| ContestError::Invalid(format!("cannot write a record line: {e}")))?;
+            text.push_str(&json);
+            text.push('\n');
+        }
+        let fault = |f: &Option<Fault>| f.as_ref().and_then(|f| serde_json::to_string(f).ok());
+        Ok(self.conn.execute(
+            "UPDATE contest_matches SET status = 'done', finished_at = ?1, result = ?2,
+                 first_score = ?3, second_score = ?4, first_fault = ?5, second_fault = ?6,
+                 record = ?7
+             WHERE id = ?8 AND status = 'running'",
+            params![
+                now_ms(),
+                result_text(outcome.result),
+                outcome.scores.first,
+                outcome.scores.second,
+                fault(&outcome.faults.first),
+                fault(&outcome.faults.second),
+                text,
+                id.0
+            ],
+        )? == 1)
+    }
+
+    /// Puts back in the queue the games that were running (a host that
+    /// restarts, whose players died with it). Gives how many.
+    pub fn requeue_running(&mut self) -> std::result::Result<usize, ContestError> {
+        let games = self.conn.execute(
+            "UPDATE contest_matches SET status = 'queued', started_at = NULL WHERE status = 'running'",
+            [],
+        )?;
+        self.conn.execute(
+            "UPDATE contest_submissions SET state = 'queued' WHERE state = 'compiling'",
+            [],
+        )?;
+        Ok(games)
+    }
+
+    /// Puts one running game back in the queue.
+    pub fn requeue(&mut self, id: MatchId) -> Outcome2 {
+        self.conn.execute(
+            "UPDATE contest_matches SET status = 'queued', started_at = NULL
+             WHERE id = ?1 AND status = 'running'",
+            [id.0],
+        )?;
+        Ok(())
+    }
+
+    pub fn game_match(&self, id: MatchId) -> std::result::Result<Option<Match>, ContestError> {
+        let found = self
+            .conn
+            .query_row(
+                &format!("SELECT {MATCH_COLUMNS} FROM contest_matches WHERE id = ?1"),
+                [id.0],
+                match_row,
+            )
+            .optional()?;
+        found.map(check_match).transpose()
+    }
+
+    /// The stored record of a finished game, JSON lines.
+    pub fn match_record(&self, id: MatchId) -> std::result::Result<Option<String>, ContestError> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT record FROM contest_matches WHERE id = ?1 AND status = 'done'",
+                [id.0],
+                |r| r.get(0),
+            )
+            .optional()?)
+    }
+
+    /// The games of `game` (newest first, at most `limit`), of one
+    /// submission if given.
+    pub fn matches(
+        &self,
+        game: &str,
+        submission: Option<SubmissionId>,
+        limit: usize,
+    ) -> std::result::Result<Vec<Match>, ContestError> {
+        let key = submission.map(|s| Player::Submission(s).key());
+        let mut statement = self.conn.prepare(&format!(
+            "SELECT {MATCH_COLUMNS} FROM contest_matches
+             WHERE game = ?1 AND (?2 IS NULL OR first = ?2 OR second = ?2)
+             ORDER BY id DESC LIMIT ?3"
+        ))?;
+        let rows = statement
+            .query_map(params![game, key, limit as i64], match_row)?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        rows.into_iter().map(check_match).collect()
+    }
+
+    /// Games not yet done of `game`, by kind.
+    pub fn pending(&self, game: &str) -> std::result::Result<Vec<Match>, ContestError> {
+        let mut statement = self.conn.prepare(&format!(
+            "SELECT {MATCH_COLUMNS} FROM contest_matches WHERE game = ?1 AND status != 'done'"
+        ))?;
+        let rows = statement.query_map([game], match_row)?.collect::<rusqlite::Result<Vec<_>>>()?;
+        rows.into_iter().map(check_match).collect()
+    }
+
+    /// The counted, finished games of `game`.
+    pub fn results(&self, game: &str) -> std::result::Result<Vec<Played>, ContestError> {
+        let mut statement = self.conn.prepare(
+            "SELECT first, second, result, first_fault IS NOT NULL, second_fault IS NOT NULL,
+                 finished_at, kind
+             FROM contest_matches WHERE game = ?1 AND status = 'done' AND counted = 1 ORDER BY id",
+        )?;
+        let rows = statement
+            .query_map([game], |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, String>(2)?,
+                    r.get::<_, bool>(3)?,
+                    r.get::<_, bool>(4)?,
+                    r.get::<_, i64>(5)?,
+                    r.get::<_, String>(6)?,
+                ))
+            })?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        rows.into_iter()
+            .map(|(first, second, result, f1, f2, at, kind)| {
+                Ok(Played {
+                    first: Player::parse(&first)?,
+                    second: Player::parse(&second)?,
+                    result: parse_result(&result)?,
+                    faults: [f1, f2],
+                    finished_at_ms: at,
+                    kind: MatchKind::parse(&kind)?,
+                })
+            })
+            .collect()
+    }
+
+    /// Games of `game` stop counting (an admin's reset): ratings start again
+    /// from the games played after it.
+    pub fn reset_ratings(&mut self, game: &str) -> std::result::Result<usize, ContestError> {
+        Ok(self.conn.execute(
+            "UPDATE contest_matches SET counted = 0 WHERE game = ?1 AND status = 'done'",
+            [game],
+        )?)
+    }
+
+    /// The last challenge `user` asked for, Unix ms.
+    pub fn last_challenge(&self, user: UserId) -> std::result::Result<Option<i64>, ContestError> {
+        Ok(self.conn.query_row(
+            "SELECT max(created_at) FROM contest_matches WHERE kind = 'challenge' AND requested_by = ?1",
+            [user.0],
+            |r| r.get(0),
+        )?)
+    }
+
+    // ---------------------------------------------------------------- window
+
+    pub fn window(&self) -> std::result::Result<Window, ContestError> {
+        Ok(self.conn.query_row(
+            "SELECT start_at, end_at, freeze_at FROM contest_window WHERE id = 1",
+            [],
+            |r| Ok(Window { start_at: r.get(0)?, end_at: r.get(1)?, freeze_at: r.get(2)? }),
+        )?)
+    }
+
+    pub fn set_window(&mut self, window: Window) -> Outcome2 {
+        if let (Some(start), Some(end)) = (window.start_at, window.end_at) {
+            if end <= start {
+                return Err(ContestError::Invalid("the end must come after the start".into()));
+            }
+        }
+        self.conn.execute(
+            "UPDATE contest_window SET start_at = ?1, end_at = ?2, freeze_at = ?3 WHERE id = 1",
+            params![window.start_at, window.end_at, window.freeze_at],
+        )?;
+        Ok(())
+    }
+}
+
+/// A hash that no password matches, to spend the same time on unknown names.
+const DUMMY_HASH: &str =
+    "$argon2id$v=19$m=19456,t=2,p=1$c29tZXNhbHRzb21lc2FsdA$2eOjRgGyz8CnwdKM4/8mfpWhbMdfVA2eYQzh2c3szvs";
+
+/// Names: 1 to 32 letters, digits, `-`, `_` or `.`, not starting with `.`.
+pub fn check_name(name: &str) -> Outcome2 {
+    let ok = (1..=32).contains(&name.len())
+        && !name.starts_with('.')
+        && name.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'));
+    if ok {
+        Ok(())
+    } else {
+        Err(ContestError::Invalid(
+            "a name is 1 to 32 letters, digits, '-', '_' or '.', not starting with '.'".into(),
+        ))
+    }
+}
+
+fn check_and_hash(password: &str) -> std::result::Result<String, ContestError> {
+    let chars = password.chars().count();
+    if chars < auth::MIN_PASSWORD || password.len() > auth::MAX_PASSWORD {
+        return Err(ContestError::Invalid(format!(
+            "a password is {} to {} characters",
+            auth::MIN_PASSWORD,
+            auth::MAX_PASSWORD
+        )));
+    }
+    auth::hash_password(password)
+}
+
+fn user_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<User> {
+    Ok(User { id: UserId(r.get(0)?), name: r.get(1)?, admin: r.get(2)?, created_at_ms: r.get(3)? })
+}
+
+/// A submission row with its state still as text (checked by [`check_submission`]).
+fn submission_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<(Submission, String)> {
+    Ok((
+        Submission {
+            id: SubmissionId(r.get(0)?),
+            user: UserId(r.get(1)?),
+            user_name: r.get(2)?,
+            game: r.get(3)?,
+            language: r.get(4)?,
+            sha256: r.get(5)?,
+            bytes: r.get::<_, i64>(6)? as usize,
+            state: SubmissionState::Queued,
+            detail: r.get(8)?,
+            hidden: r.get(9)?,
+            created_at_ms: r.get(10)?,
+            source: None,
+            compile_log: None,
+        },
+        r.get(7)?,
+    ))
+}
+
+fn check_submission(
+    (mut submission, state): (Submission, String),
+) -> std::result::Result<Submission, ContestError> {
+    submission.state = SubmissionState::parse(&state)?;
+    Ok(submission)
+}
+
+type MatchRow =
+    (Match, String, String, String, String, String, Option<String>, [Option<String>; 2]);
+
+fn match_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<MatchRow> {
+    let scores: (Option<f64>, Option<f64>) = (r.get(12)?, r.get(13)?);
+    Ok((
+        Match {
+            id: MatchId(r.get(0)?),
+            game: r.get(1)?,
+            kind: MatchKind::Gate,
+            first: Player::Builtin(String::new()),
+            second: Player::Builtin(String::new()),
+            seed: 0,
+            status: MatchStatus::Queued,
+            counted: r.get(7)?,
+            requested_by: r.get::<_, Option<i64>>(8)?.map(UserId),
+            created_at_ms: r.get(9)?,
+            finished_at_ms: r.get(10)?,
+            outcome: scores.0.zip(scores.1).map(|(first, second)| Outcome {
+                result: GameResult::Draw,
+                scores: versus_core::BySide::new(first, second),
+                faults: versus_core::BySide::default(),
+            }),
+        },
+        r.get(2)?,
+        r.get(3)?,
+        r.get(4)?,
+        r.get(5)?,
+        r.get(6)?,
+        r.get(11)?,
+        [r.get(14)?, r.get(15)?],
+    ))
+}
+
+fn check_match(
+    (mut game, kind, first, second, seed, status, result, faults): MatchRow,
+) -> std::result::Result<Match, ContestError> {
+    game.kind = MatchKind::parse(&kind)?;
+    game.first = Player::parse(&first)?;
+    game.second = Player::parse(&second)?;
+    game.seed = seed.parse().map_err(|_| ContestError::Corrupt(format!("seed {seed:?}")))?;
+    game.status = match status.as_str() {
+        "queued" => MatchStatus::Queued,
+        "running" => MatchStatus::Running,
+        "done" => MatchStatus::Done,
+        other => return Err(ContestError::Corrupt(format!("match status {other:?}"))),
+    };
+    if let (Some(outcome), Some(result)) = (game.outcome.as_mut(), result) {
+        outcome.result = parse_result(&result)?;
+        for (side, fault) in Side::BOTH.into_iter().zip(faults) {
+            outcome.faults[side] = match fault {
+                Some(text) => Some(
+                    serde_json::from_str(&text)
+                        .map_err(|e| ContestError::Corrupt(format!("fault {text:?}: {e}")))?,
+                ),
+                None => None,
+            };
+        }
+    }
+    Ok(game)
+}
+
+fn result_text(result: GameResult) -> &'static str {
+    match result {
+        GameResult::FirstWins => "1-0",
+        GameResult::SecondWins => "0-1",
+        GameResult::Draw => "1/2-1/2",
+    }
+}
+
+fn parse_result(text: &str) -> std::result::Result<GameResult, ContestError> {
+    match text {
+        "1-0" => Ok(GameResult::FirstWins),
+        "0-1" => Ok(GameResult::SecondWins),
+        "1/2-1/2" => Ok(GameResult::Draw),
+        other => Err(ContestError::Corrupt(format!("result {other:?}"))),
+    }
+}

@@ -1,0 +1,420 @@
+//! The contest's engine room: a compiler thread, a scheduler thread and
+//! player threads, each with its own connection to the store, all driven by
+//! what the store says (so a restarted host carries on where it stopped).
+
+use std::collections::HashSet;
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::thread::{self, JoinHandle};
+use std::time::Duration;
+
+use versus_core::{BySide, Game, GameConfig, RecordLine, TimeControl};
+use versus_judge::{AgentSpec, Limits};
+use versus_sandbox::{BuildError, Builder, Language};
+
+use crate::db::{Db, Match, MatchKind, Player, Submission, SubmissionId, SubmissionState};
+use crate::policy::{self, Settings};
+use crate::rating::{fit, leaderboard};
+use crate::{auth, now_ms, ContestError};
+
+/// How the host runs its contest.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The SQLite file.
+    pub db: PathBuf,
+    /// Where submissions' sources are written for the judge, by content hash.
+    pub sources: PathBuf,
+    /// Limits and sandbox of every program.
+    pub limits: Limits,
+    pub time: TimeControl,
+    /// Games played at once.
+    pub players: usize,
+    pub settings: Settings,
+    /// How often idle threads look at the store again.
+    pub poll: Duration,
+}
+
+impl Config {
+    /// The defaults for a store at `db`: sources next to it, contest
+    /// clock, one game at a time (each side of a game has a CPU of its own).
+    #[must_use]
+    pub fn new(db: &Path) -> Config {
+        let mut sources = db.as_os_str().to_owned();
+        sources.push(".sources");
+        Config {
+            db: db.to_owned(),
+            sources: PathBuf::from(sources),
+            limits: Limits::default(),
+            time: TimeControl::CONTEST,
+            players: 1,
+            settings: Settings::default(),
+            poll: Duration::from_millis(200),
+        }
+    }
+}
+
+/// The running threads; [`Runner::stop`] ends them after their current work.
+#[derive(Debug)]
+pub struct Runner {
+    stop: Arc<AtomicBool>,
+    threads: Vec<JoinHandle<()>>,
+}
+
+impl Runner {
+    /// Puts back in the queue what a previous host left running, then starts
+    /// the threads.
+    pub fn start(config: Config) -> Result<Runner, ContestError> {
+        let mut db = Db::open(&config.db)?;
+        let requeued = db.requeue_running()?;
+        if requeued > 0 {
+            eprintln!("versus host: {requeued} unfinished games from before are queued again");
+        }
+        fs::create_dir_all(&config.sources).map_err(|e| ContestError::Open {
+            path: config.sources.display().to_string(),
+            message: e.to_string(),
+        })?;
+        let stop = Arc::new(AtomicBool::new(false));
+        let config = Arc::new(config);
+        let mut threads = Vec::new();
+        let spawn =
+            |name: &str, work: fn(&Config, &mut Db, &AtomicBool) -> Result<bool, ContestError>| {
+                let config = Arc::clone(&config);
+                let stop = Arc::clone(&stop);
+                thread::Builder::new()
+                    .name(name.to_owned())
+                    .spawn(move || run_loop(&config, &stop, work))
+            };
+        let io = |e: std::io::Error| ContestError::Invalid(format!("cannot start a thread: {e}"));
+        threads.push(spawn("contest-compiler", compile_next).map_err(io)?);
+        threads.push(spawn("contest-scheduler", schedule).map_err(io)?);
+        for k in 0..config.players.max(1) {
+            threads.push(spawn(&format!("contest-player-{k}"), play_next).map_err(io)?);
+        }
+        Ok(Runner { stop, threads })
+    }
+
+    /// Stops the threads once their current compile or game is over.
+    pub fn stop(self) {
+        self.stop.store(true, Ordering::SeqCst);
+        for thread in self.threads {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// Calls `work` until stopped; sleeps when it found nothing to do. Errors
+/// are printed and the loop goes on (a busy store, a full disk that frees).
+fn run_loop(
+    config: &Config,
+    stop: &AtomicBool,
+    work: fn(&Config, &mut Db, &AtomicBool) -> Result<bool, ContestError>,
+) {
+    let name = thread::current().name().unwrap_or("contest").to_owned();
+    let mut db = loop {
+        match Db::open(&config.db) {
+            Ok(db) => break db,
+            Err(error) => {
+                eprintln!("versus host: {name}: {error}");
+                if stop.load(Ordering::SeqCst) {
+                    return;
+                }
+                thread::sleep(config.poll * 5);
+            }
+        }
+    };
+    while !stop.load(Ordering::SeqCst) {
+        match work(config, &mut db, stop) {
+            Ok(true) => {}
+            Ok(false) => thread::sleep(config.poll),
+            Err(error) => {
+                eprintln!("versus host: {name}: {error}");
+                thread::sleep(config.poll * 5);
+            }
+        }
+    }
+}
+
+/// The language of a stored submission.
+pub fn language(submission: &Submission) -> Result<Language, ContestError> {
+    submission.language.parse::<Language>().map_err(ContestError::Corrupt)
+}
+
+/// Writes a submission's source where the judge reads it (once per content).
+fn source_path(
+    config: &Config,
+    db: &Db,
+    id: SubmissionId,
+) -> Result<(PathBuf, Language), ContestError> {
+    let submission = db
+        .submission(id)?
+        .ok_or_else(|| ContestError::NotFound(format!("no submission {}", id.0)))?;
+    let language = language(&submission)?;
+    let dir = config.sources.join(&submission.sha256);
+    let path = dir.join(language.source_name());
+    if !path.exists() {
+        let io = |e: std::io::Error| ContestError::Open {
+            path: dir.display().to_string(),
+            message: e.to_string(),
+        };
+        fs::create_dir_all(&dir).map_err(io)?;
+        // Written aside and renamed: a judge never reads half a file.
+        let aside = dir.join(format!(".{}.{}", language.source_name(), std::process::id()));
+        let mut file = fs::File::create(&aside).map_err(io)?;
+        file.write_all(submission.source.unwrap_or_default().as_bytes()).map_err(io)?;
+        file.sync_all().map_err(io)?;
+        fs::rename(&aside, &path).map_err(io)?;
+    }
+    Ok((path, language))
+}
+
+/// Compiles the oldest queued submission; it then waits for its gate game.
+fn compile_next(config: &Config, db: &mut Db, _stop: &AtomicBool) -> Result<bool, ContestError> {
+    let Some(submission) = db.submissions_in(SubmissionState::Queued)?.into_iter().next() else {
+        return Ok(false);
+    };
+    if !db.move_submission(
+        submission.id,
+        SubmissionState::Queued,
+        SubmissionState::Compiling,
+        None,
+    )? {
+        return Ok(true);
+    }
+    let game = find_game(&submission.game)?;
+    let (path, language) = source_path(config, db, submission.id)?;
+    let mut builder = Builder::new(config.limits.sandbox.builds.clone());
+    builder.time_limit = config.limits.sandbox.compile_time;
+    match builder.build(&path, Some(language)) {
+        Ok(_) => {
+            db.move_submission(
+                submission.id,
+                SubmissionState::Compiling,
+                SubmissionState::Gate,
+                None,
+            )?;
+            db.queue_match(&policy::gate(game, submission.id, auth::random_u64()))?;
+        }
+        Err(BuildError::Compile { summary, log }) => {
+            db.compile_failed(submission.id, &summary, &log)?
+        }
+        // Not the participant's fault, but the submission cannot play here:
+        // say so to its owner rather than retry for ever.
+        Err(other) => {
+            db.compile_failed(submission.id, &format!("this host cannot build it: {other}"), "")?
+        }
+    }
+    Ok(true)
+}
+
+fn find_game(name: &str) -> Result<&'static dyn Game, ContestError> {
+    versus_games::find(name).ok_or_else(|| ContestError::Corrupt(format!("unknown game {name:?}")))
+}
+
+static TURN: AtomicU64 = AtomicU64::new(0);
+
+/// Moves submissions along (gate → placement → rated) and keeps rated games
+/// and finals queued. True when it queued or moved anything.
+fn schedule(config: &Config, db: &mut Db, _stop: &AtomicBool) -> Result<bool, ContestError> {
+    let mut busy = false;
+    for submission in db.submissions_in(SubmissionState::Gate)? {
+        let games = db.matches(&submission.game, Some(submission.id), usize::MAX)?;
+        let Some(gate) = games.iter().find(|m| m.kind == MatchKind::Gate && m.outcome.is_some())
+        else {
+            continue;
+        };
+        busy = true;
+        let game = find_game(&submission.game)?;
+        match policy::gate_failure(gate, submission.id) {
+            Some(why) => {
+                db.move_submission(
+                    submission.id,
+                    SubmissionState::Gate,
+                    SubmissionState::Rejected,
+                    Some(&why),
+                )?;
+            }
+            None => {
+                if db.move_submission(
+                    submission.id,
+                    SubmissionState::Gate,
+                    SubmissionState::Placement,
+                    None,
+                )? {
+                    for new in policy::placement(game, submission.id, auth::random_u64() >> 1) {
+                        db.queue_match(&new)?;
+                    }
+                }
+            }
+        }
+    }
+    for submission in db.submissions_in(SubmissionState::Placement)? {
+        let games = db.matches(&submission.game, Some(submission.id), usize::MAX)?;
+        let placed =
+            games.iter().filter(|m| m.kind == MatchKind::Placement).all(|m| m.outcome.is_some());
+        if placed {
+            busy |= db.move_submission(
+                submission.id,
+                SubmissionState::Placement,
+                SubmissionState::Rated,
+                None,
+            )?;
+        }
+    }
+    let now = now_ms();
+    let window = db.window()?;
+    for game in versus_games::all() {
+        let pending = db.pending(game.name())?;
+        let entries = db.entries(game.name())?;
+        let hidden = hidden(db, game.name())?;
+        let results = db.results(game.name())?;
+        if window.ended(now) {
+            busy |= queue_finals(config, db, game, &pending, &entries, &hidden)?;
+            continue;
+        }
+        let mut in_flight = policy::in_flight(&pending);
+        let mut queued = pending.iter().filter(|m| m.kind == MatchKind::Rated).count();
+        let rated: Vec<SubmissionId> =
+            entries.iter().filter(|s| s.state == SubmissionState::Rated).map(|s| s.id).collect();
+        if rated.is_empty() || queued >= config.settings.queued {
+            continue;
+        }
+        let fitted = fit(game, &results, &hidden);
+        while queued < config.settings.queued {
+            let turn = TURN.fetch_add(1, Ordering::Relaxed);
+            let Some((a, b)) =
+                policy::next_pairing(&rated, &fitted, &in_flight, &config.settings, turn)
+            else {
+                break;
+            };
+            for new in policy::pair(game, MatchKind::Rated, &a, &b, auth::random_u64() >> 1) {
+                db.queue_match(&new)?;
+            }
+            *in_flight.entry(a).or_insert(0) += 2;
+            *in_flight.entry(b).or_insert(0) += 2;
+            queued += 2;
+            busy = true;
+        }
+    }
+    Ok(busy)
+}
+
+/// The hidden submissions of `game`.
+pub fn hidden(db: &Db, game: &str) -> Result<HashSet<SubmissionId>, ContestError> {
+    Ok(db.submissions(game, None)?.into_iter().filter(|s| s.hidden).map(|s| s.id).collect())
+}
+
+/// After the end: one more pair for each adjacent couple of top entries
+/// whose intervals overlap, until the budget is spent.
+fn queue_finals(
+    config: &Config,
+    db: &mut Db,
+    game: &dyn Game,
+    pending: &[Match],
+    entries: &[Submission],
+    hidden: &HashSet<SubmissionId>,
+) -> Result<bool, ContestError> {
+    if pending.iter().any(|m| m.kind == MatchKind::Final) {
+        return Ok(false);
+    }
+    let played = db
+        .matches(game.name(), None, usize::MAX)?
+        .iter()
+        .filter(|m| m.kind == MatchKind::Final)
+        .count();
+    let rows = leaderboard(game, entries, &db.results(game.name())?, hidden, None);
+    let mut queued = false;
+    let mut budget = config.settings.final_games.saturating_sub(played);
+    for (a, b) in policy::final_pairs(&rows, config.settings.final_top) {
+        if budget < 2 {
+            break;
+        }
+        let pair = policy::pair(
+            game,
+            MatchKind::Final,
+            &Player::Submission(a),
+            &Player::Submission(b),
+            auth::random_u64() >> 1,
+        );
+        for new in pair {
+            db.queue_match(&new)?;
+        }
+        budget -= 2;
+        queued = true;
+    }
+    Ok(queued)
+}
+
+/// Whether finals are over for `game`: none queued or running and none to
+/// queue (the top entries separated, or the budget spent). Only meaningful
+/// after the end.
+pub fn finals_over(db: &Db, game: &dyn Game, settings: &Settings) -> Result<bool, ContestError> {
+    let pending = db.pending(game.name())?;
+    if pending.iter().any(|m| m.kind == MatchKind::Final) {
+        return Ok(false);
+    }
+    let played = db
+        .matches(game.name(), None, usize::MAX)?
+        .iter()
+        .filter(|m| m.kind == MatchKind::Final)
+        .count();
+    if played + 2 > settings.final_games {
+        return Ok(true);
+    }
+    let entries = db.entries(game.name())?;
+    let rows =
+        leaderboard(game, &entries, &db.results(game.name())?, &hidden(db, game.name())?, None);
+    Ok(policy::final_pairs(&rows, settings.final_top).is_empty())
+}
+
+/// The agent that plays `player`.
+pub fn agent_spec(
+    config: &Config,
+    db: &Db,
+    player: &Player,
+    seed: u64,
+) -> Result<AgentSpec, ContestError> {
+    Ok(match player {
+        Player::Builtin(name) => AgentSpec::Builtin { name: name.clone(), seed },
+        Player::Submission(id) => {
+            let (path, language) = source_path(config, db, *id)?;
+            AgentSpec::Source { path, language: Some(language.name().to_owned()) }
+        }
+    })
+}
+
+/// Plays the next queued game and writes it. True when there was one.
+fn play_next(config: &Config, db: &mut Db, _stop: &AtomicBool) -> Result<bool, ContestError> {
+    let Some(game_match) = db.lease_match()? else {
+        return Ok(false);
+    };
+    let game = find_game(&game_match.game)?;
+    let game_config = GameConfig { seed: game_match.seed, time: config.time, input: None };
+    let specs = BySide::new(
+        agent_spec(config, db, &game_match.first, game_match.seed.wrapping_mul(2).wrapping_add(1))?,
+        agent_spec(
+            config,
+            db,
+            &game_match.second,
+            game_match.seed.wrapping_mul(2).wrapping_add(2),
+        )?,
+    );
+    let mut lines: Vec<RecordLine> = Vec::new();
+    match versus_judge::run_game(game, &game_config, &specs, &config.limits, &mut |line| {
+        lines.push(line)
+    }) {
+        Ok(_) => {
+            db.finish_match(game_match.id, &lines)?;
+        }
+        Err(error) => {
+            // The host could not start the game (a build gone from the cache
+            // with its toolchain, a full disk): put it back and say why.
+            eprintln!("versus host: game {} cannot start: {error}", game_match.id.0);
+            db.requeue(game_match.id)?;
+            thread::sleep(config.poll * 25);
+        }
+    }
+    Ok(true)
+}

@@ -14,6 +14,7 @@ use versus_judge::{
 };
 
 mod connexion_tool;
+mod contest;
 mod runs;
 mod starters;
 
@@ -101,6 +102,18 @@ enum Command {
         #[arg(long)]
         force: bool,
     },
+    /// Host an open contest: the web page with sign-up, submissions, Top
+    /// Player and play, and the threads that compile and play the games.
+    Host(contest::HostArgs),
+    /// Manage the accounts of a contest's store.
+    User {
+        #[command(subcommand)]
+        command: contest::UserCommand,
+    },
+    /// Send a source to a contest (`versus host`) with your API token.
+    Submit(contest::SubmitArgs),
+    /// Print a contest's leaderboard (Top Player) for a game.
+    Leaderboard(contest::LeaderboardArgs),
     /// Show what this host offers the sandbox and the judging environment's toolchains.
     Doctor,
 }
@@ -163,6 +176,10 @@ fn main() -> ExitCode {
         Command::ConnexionTool(args) => connexion_tool::run(&args),
         Command::New { game, lang, dir, force } => starters::write(&game, lang, dir, force),
         Command::Doctor => doctor(),
+        Command::Host(args) => contest::host(&args),
+        Command::User { command } => contest::user(&command),
+        Command::Submit(args) => contest::submit(&args),
+        Command::Leaderboard(args) => contest::leaderboard(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

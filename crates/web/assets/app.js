@@ -530,6 +530,7 @@ function route() {
   for (const link of document.querySelectorAll("header nav a")) link.classList.toggle("active", hash.startsWith(link.getAttribute("href")));
   document.onkeydown = null;
   let m;
+  if (hash.startsWith("#/contest") && window.contestRoute) return window.contestRoute(hash);
   if ((m = hash.match(/^#\/game\/(\d+)$/))) return storedGamePage(m[1]);
   if ((m = hash.match(/^#\/runs\/(\d+)$/))) return runPage(m[1]);
   if (hash.startsWith("#/runs")) return runsPage();
@@ -539,4 +540,5 @@ function route() {
 }
 
 window.addEventListener("hashchange", route);
-route();
+// contest.js, loaded after this script, adds its pages before the first route.
+window.addEventListener("DOMContentLoaded", route);

@@ -8,6 +8,7 @@
 
 pub mod agents;
 pub mod connexion_log;
+pub mod contest;
 pub mod play;
 pub mod replay;
 
@@ -42,6 +43,8 @@ pub struct AppState {
     /// Games with programs are played one at a time: each side is pinned to
     /// a CPU of its own, and two games at once would share them.
     programs: Arc<Semaphore>,
+    /// The contest, when the server is `versus host`.
+    contest: Option<contest::Contest>,
 }
 
 impl AppState {
@@ -58,6 +61,20 @@ impl AppState {
             roster,
             limits,
             programs: Arc::new(Semaphore::new(1)),
+            contest: None,
+        })
+    }
+
+    /// A contest host over `store` (the league's tables of the same file).
+    pub fn with_contest(store: Option<Store>, contest: contest::Contest) -> Arc<AppState> {
+        let limits = contest.config.limits.clone();
+        Arc::new(AppState {
+            store: store.map(Mutex::new),
+            sessions: Sessions::default(),
+            roster: Roster::default(),
+            limits,
+            programs: Arc::new(Semaphore::new(1)),
+            contest: Some(contest),
         })
     }
 }
@@ -122,6 +139,10 @@ pub fn app(state: Arc<AppState>) -> Router {
             "/style.css",
             get(|| async { asset("text/css", include_str!("../assets/style.css")) }),
         )
+        .route(
+            "/contest.js",
+            get(|| async { asset("text/javascript", include_str!("../assets/contest.js")) }),
+        )
         .route("/api/kinds", get(kinds))
         .route("/api/runs", get(runs))
         .route("/api/runs/{id}", get(run))
@@ -132,6 +153,7 @@ pub fn app(state: Arc<AppState>) -> Router {
         .route("/api/play", post(start_play))
         .route("/api/play/{id}", get(play_state))
         .route("/api/play/{id}/reply", post(play_reply))
+        .merge(contest::routes().layer(DefaultBodyLimit::max(contest::MAX_BODY)))
         .layer(DefaultBodyLimit::max(MAX_UPLOAD))
         .with_state(state)
 }
@@ -150,6 +172,7 @@ pub fn export_html(replay: &replay::Replay) -> String {
         "<link rel=\"stylesheet\" href=\"/style.css\">",
         &format!("<style>\n{}</style>", include_str!("../assets/style.css")),
     )
+    .replace("<script src=\"/contest.js\"></script>", "")
     .replace(
         "<script src=\"/app.js\"></script>",
         &format!(
@@ -173,6 +196,22 @@ pub async fn serve(
     };
     let listener = tokio::net::TcpListener::bind(addr).await?;
     axum::serve(listener, app(AppState::with_agents(store, roster, limits))).await
+}
+
+/// Serves the contest on `addr` (pages, API and the runner's threads)
+/// until the process is stopped.
+pub async fn host(
+    addr: SocketAddr,
+    config: versus_contest::runner::Config,
+    rules: contest::Rules,
+) -> std::io::Result<()> {
+    let store = Store::open(&config.db).map_err(std::io::Error::other)?;
+    let contest = contest::Contest::open(config.clone(), rules).map_err(std::io::Error::other)?;
+    let runner = versus_contest::runner::Runner::start(config).map_err(std::io::Error::other)?;
+    let listener = tokio::net::TcpListener::bind(addr).await?;
+    let served = axum::serve(listener, app(AppState::with_contest(Some(store), contest))).await;
+    runner.stop();
+    served
 }
 
 fn store(state: &AppState) -> Result<std::sync::MutexGuard<'_, Store>, ApiError> {

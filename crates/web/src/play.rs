@@ -138,6 +138,16 @@ impl Endpoint for Person {
     }
 }
 
+/// Whom the person plays.
+#[derive(Debug)]
+pub enum Opponent {
+    /// A built-in agent, by name.
+    Builtin(String),
+    /// A program (a contest entry), run under `limits`; `label` names it in
+    /// the record.
+    Program { spec: AgentSpec, limits: versus_judge::Limits, label: String },
+}
+
 /// All sessions of the server.
 #[derive(Debug, Default)]
 pub struct Sessions {
@@ -149,6 +159,11 @@ impl Sessions {
     /// Starts a game against the built-in agent `builtin` on its own
     /// thread; returns its id.
     pub fn start(&self, request: &NewPlay, builtin: &str) -> Result<u64, String> {
+        self.start_against(request, Opponent::Builtin(builtin.to_owned()))
+    }
+
+    /// Starts a game against `opponent` on its own thread; returns its id.
+    pub fn start_against(&self, request: &NewPlay, opponent: Opponent) -> Result<u64, String> {
         let game: &'static dyn Game = versus_games::find(&request.game)
             .ok_or_else(|| format!("unknown game {:?}", request.game))?;
         let seed = request.seed.unwrap_or_else(|| {
@@ -157,16 +172,16 @@ impl Sessions {
                 .map_or(0, |d| d.subsec_nanos());
             u64::from(nanos)
         });
-        let agent = game
-            .agent(builtin, seed)
-            .ok_or_else(|| format!("{} has no built-in agent {builtin:?}", game.name()))?;
+        let human = request.side;
         let config = GameConfig { seed, time: TimeControl::CONTEST, input: None };
         let mut referee = game.referee(&config).map_err(|e| e.to_string())?;
-        let human = request.side;
-        let mut specs = BySide::new(
-            AgentSpec::Builtin { name: builtin.to_owned(), seed },
-            AgentSpec::Builtin { name: builtin.to_owned(), seed },
-        );
+        let label = match &opponent {
+            Opponent::Builtin(name) => AgentSpec::Builtin { name: name.clone(), seed },
+            Opponent::Program { label, .. } => {
+                AgentSpec::Program(versus_judge::ChildSpec::new(label, None))
+            }
+        };
+        let mut specs = BySide::new(label.clone(), label);
         specs[human] = AgentSpec::Program(versus_judge::ChildSpec::new("human (browser)", None));
         let (sender, receiver) = mpsc::channel();
         let session = Arc::new(Session {
@@ -179,12 +194,35 @@ impl Sessions {
         let id = self.next.fetch_add(1, Ordering::Relaxed) + 1;
         self.map.lock().unwrap_or_else(|e| e.into_inner()).insert(id, Arc::clone(&session));
         let clock = request.clock;
+        // The machine's endpoint is made on the game's thread (endpoints stay
+        // on one thread), and the request waits for it, so that a program
+        // that cannot start is the request's error, not a dead game.
+        let (started, ready) = mpsc::channel::<Result<(), String>>();
         thread::spawn(move || {
+            let machine: Result<Box<dyn Endpoint>, String> = match opponent {
+                Opponent::Builtin(name) => game
+                    .agent(&name, seed)
+                    .map(|agent| Box::new(LocalEndpoint::new(agent)) as Box<dyn Endpoint>)
+                    .ok_or_else(|| format!("{} has no built-in agent {name:?}", game.name())),
+                Opponent::Program { spec, limits, .. } => {
+                    versus_judge::endpoint(game, &spec, &limits, human.opponent())
+                        .map_err(|e| e.to_string())
+                }
+            };
+            let mut machine = match machine {
+                Ok(machine) => {
+                    let _ = started.send(Ok(()));
+                    machine
+                }
+                Err(why) => {
+                    let _ = started.send(Err(why));
+                    return;
+                }
+            };
             let mut person = Person { replies: receiver, clock, sent_at: Instant::now() };
-            let mut machine = LocalEndpoint::new(agent);
             let endpoints: BySide<&mut dyn Endpoint> = match human {
-                Side::First => BySide::new(&mut person, &mut machine),
-                Side::Second => BySide::new(&mut machine, &mut person),
+                Side::First => BySide::new(&mut person, machine.as_mut()),
+                Side::Second => BySide::new(machine.as_mut(), &mut person),
             };
             play(referee.as_mut(), endpoints, &mut |line| {
                 let answered = line.reply().is_some_and(|(side, _)| side == human);
@@ -194,7 +232,14 @@ impl Sessions {
                 }
             });
         });
-        Ok(id)
+        match ready.recv() {
+            Ok(Ok(())) => Ok(id),
+            Ok(Err(why)) => {
+                self.map.lock().unwrap_or_else(|e| e.into_inner()).remove(&id);
+                Err(why)
+            }
+            Err(_) => Err("the game could not start".into()),
+        }
     }
 
     pub fn get(&self, id: u64) -> Option<Arc<Session>> {

@@ -218,8 +218,8 @@ pub fn leaderboard(args: &LeaderboardArgs) -> Result<()> {
         println!("frozen: games finished before {at} (Unix ms)");
     }
     println!(
-        "{:>4}  {:<24} {:>8} {:>17} {:>6} {:>14}  {}",
-        "rank", "participant", "rating", "95%", "games", "W/D/L", "language"
+        "{:>4}  {:<24} {:>8} {:>17} {:>6} {:>14}  language",
+        "rank", "participant", "rating", "95%", "games", "W/D/L"
     );
     for row in rows {
         let number = |key: &str| row[key].as_f64().unwrap_or(f64::NAN);

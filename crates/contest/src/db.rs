@@ -353,7 +353,6 @@ pub struct Window {
 
 impl Window {
     /// Whether submissions are taken at `now`.
-    #[must_use]
     pub fn open(&self, now: i64) -> Result<(), ContestError> {
         if self.start_at.is_some_and(|start| now < start) {
             return Err(ContestError::Forbidden("the contest has not started".into()));
@@ -413,6 +412,12 @@ impl Db {
     /// Opens the contest tables of the SQLite file at `path` (creating the
     /// file and the tables as needed).
     pub fn open(path: &Path) -> std::result::Result<Db, ContestError> {
+        // The league store checks that the file is a versus store (or makes
+        // it one): the contest's tables never go into a foreign file.
+        versus_league::store::Store::open(path).map_err(|e| ContestError::Open {
+            path: path.display().to_string(),
+            message: e.to_string(),
+        })?;
         let conn = Connection::open(path).map_err(|e| ContestError::Open {
             path: path.display().to_string(),
             message: e.to_string(),
@@ -1227,5 +1232,69 @@ fn parse_result(text: &str) -> std::result::Result<GameResult, ContestError> {
         "0-1" => Ok(GameResult::SecondWins),
         "1/2-1/2" => Ok(GameResult::Draw),
         other => Err(ContestError::Corrupt(format!("result {other:?}"))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn temp(name: &str) -> std::path::PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("versus-contest-db-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn a_foreign_sqlite_file_is_refused_and_left_as_it_was() {
+        let dir = temp("foreign");
+        let path = dir.join("other.sqlite");
+        let other = Connection::open(&path).unwrap();
+        other.execute_batch("CREATE TABLE mine (x); INSERT INTO mine VALUES (1);").unwrap();
+        drop(other);
+        let error = Db::open(&path).unwrap_err().to_string();
+        assert!(error.contains("not a versus store"), "{error}");
+        let other = Connection::open(&path).unwrap();
+        let tables: i64 =
+            other.query_row("SELECT count(*) FROM sqlite_schema", [], |r| r.get(0)).unwrap();
+        assert_eq!(tables, 1);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn entries_default_to_the_latest_that_plays_unless_one_is_chosen() {
+        let dir = temp("entries");
+        let mut db = Db::open(&dir.join("c.sqlite")).unwrap();
+        let (alice, _) = db.add_user("alice", None, false).unwrap();
+        let ids: Vec<SubmissionId> = (0..3)
+            .map(|k| {
+                db.submit(alice.id, "domineering", "cpp", &format!("// {k}\n"), Duration::ZERO)
+                    .unwrap()
+            })
+            .collect();
+        let walk = |db: &mut Db, id, to| {
+            for (from, next) in [
+                (SubmissionState::Queued, SubmissionState::Compiling),
+                (SubmissionState::Compiling, SubmissionState::Gate),
+                (SubmissionState::Gate, to),
+            ] {
+                assert!(db.move_submission(id, from, next, None).unwrap());
+            }
+        };
+        walk(&mut db, ids[0], SubmissionState::Rated);
+        walk(&mut db, ids[1], SubmissionState::Placement);
+        walk(&mut db, ids[2], SubmissionState::Rejected);
+        let entry =
+            |db: &Db| db.entries("domineering").unwrap().iter().map(|s| s.id).collect::<Vec<_>>();
+        assert_eq!(entry(&db), [ids[1]], "the latest that plays, not the rejected one");
+        db.choose_entry(alice.id, ids[0]).unwrap();
+        assert_eq!(entry(&db), [ids[0]]);
+        db.set_hidden(ids[0], true).unwrap();
+        assert_eq!(entry(&db), [ids[1]], "a hidden choice falls back to the latest");
+        assert!(db.choose_entry(alice.id, ids[2]).is_err());
+        assert!(db.choose_entry(UserId(99), ids[1]).is_err());
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

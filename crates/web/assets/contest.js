@@ -3,7 +3,7 @@
 // Loaded after app.js and uses its helpers (el, api, main, viewer, showError).
 "use strict";
 
-const contest = { me: null, csrf: null, info: null };
+const contest = { me: null, csrf: null, info: null, newToken: null };
 
 async function contestSession() {
   try {
@@ -30,7 +30,8 @@ function when(ms) {
 function accountBox() {
   const box = el("div", { id: "contest-account" });
   if (contest.me) {
-    const tokenLine = el("p", { id: "contest-token" });
+    const tokenLine = el("p", { id: "contest-token" }, contest.newToken ? `Your API token for versus submit (shown once): ${contest.newToken}` : "");
+    contest.newToken = null;
     box.append(el("p", {}, "Signed in as ", el("b", { id: "contest-me" }, contest.me.name), contest.me.admin ? " (admin) " : " ",
       el("button", { id: "contest-signout", onclick: async () => {
         try { await contestPost("/api/contest/signout"); } catch (error) { /* signed out anyway */ }
@@ -50,9 +51,9 @@ function accountBox() {
     message.textContent = "";
     try {
       const answer = await api(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: name.value, password: password.value }) });
+      contest.newToken = answer.token || null;
       await contestSession();
       contestRoute(location.hash);
-      if (answer.token) alert(`Your API token for versus submit (shown once):\n${answer.token}`);
     } catch (error) { message.textContent = error.message; }
   };
   box.append(el("form", { class: "inline", id: "contest-signin-form", onsubmit: go("/api/contest/signin") }, name, password,
@@ -100,9 +101,11 @@ async function topTab(game, body) {
     if (!contest.me || row.builtin) return "";
     const opponent = row.name;
     return el("span", {},
-      el("button", { class: "play-entry", onclick: () => playEntry(game.name, opponent) }, "play"), " ",
+      el("button", { class: "play-entry", onclick: () => playEntry(game.name, opponent, body) }, "play"), " ",
       row.name !== contest.me.name ? el("button", { class: "challenge", onclick: () => challenge(game.name, opponent, body) }, "challenge") : "");
   };
+  if (contest.me) body.append(el("p", {}, "Play an entry as the ", el("select", { id: "play-entry-side" },
+    el("option", { value: "first" }, "first"), el("option", { value: "second" }, "second")), " player, or challenge it (an unrated game you watch)."));
   body.append(el("table", { class: "data", id: "leaderboard" },
     el("tr", {}, ...["rank", "participant", "rating", "95%", "games", "W/D/L", "language", ""].map((h) => el("th", {}, h))),
     ...board.rows.map((row) => el("tr", { class: row.builtin ? "builtin" : "entry", "data-name": row.name },
@@ -114,12 +117,12 @@ async function topTab(game, body) {
       el("td", {}, row.language || ""), el("td", {}, actions(row))))));
 }
 
-async function playEntry(game, opponent) {
-  const side = confirm(`Play ${opponent} as the first player? (Cancel: second)`) ? "first" : "second";
+async function playEntry(game, opponent, body) {
+  const side = document.getElementById("play-entry-side")?.value || "first";
   try {
     const { id } = await contestPost("/api/contest/play", { game, opponent, side });
     location.hash = `#/play/${id}`;
-  } catch (error) { alert(error.message); }
+  } catch (error) { showError(body, error); }
 }
 
 async function challenge(game, opponent, body) {

@@ -711,7 +711,14 @@ async fn play(State(state): State<Arc<AppState>>, headers: HeaderMap, body: Byte
         let entry = entry_of(db, game, &request.opponent)?;
         let spec = runner::agent_spec(&contest.config, db, &Player::Submission(entry.id), 0)?;
         let label = format!("{} (submission {})", entry.user_name, entry.id.0);
-        Ok((Opponent::Program { spec, limits: contest.config.limits.clone(), label }, request))
+        Ok((
+            Opponent::Program {
+                spec: Box::new(spec),
+                limits: Box::new(contest.config.limits.clone()),
+                label,
+            },
+            request,
+        ))
     })
     .await?;
     let (opponent, request) = opponent;

@@ -145,7 +145,7 @@ pub enum Opponent {
     Builtin(String),
     /// A program (a contest entry), run under `limits`; `label` names it in
     /// the record.
-    Program { spec: AgentSpec, limits: versus_judge::Limits, label: String },
+    Program { spec: Box<AgentSpec>, limits: Box<versus_judge::Limits>, label: String },
 }
 
 /// All sessions of the server.

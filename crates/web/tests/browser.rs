@@ -455,3 +455,169 @@ fn registered_agents_are_offered_where_they_can_be_used() {
     let play = options("#play-agent");
     assert_eq!(play[1], "registered on this server: lazy", "a program is not played here: {play}");
 }
+
+impl Browser {
+    /// Types `text` into the element `css` selects (a file path, for a file input).
+    fn type_into(&self, css: &str, text: &str) {
+        let found =
+            self.call("POST", "/element", Some(json!({ "using": "css selector", "value": css })));
+        let id = found
+            .as_object()
+            .and_then(|o| o.values().next())
+            .and_then(Value::as_str)
+            .unwrap()
+            .to_owned();
+        self.call("POST", &format!("/element/{id}/value"), Some(json!({ "text": text })));
+    }
+
+    /// Like [`Browser::wait`], with a longer limit (games being played).
+    fn wait_long(&self, script: &str, limit: Duration) -> Value {
+        let start = Instant::now();
+        loop {
+            let value = self.script(script);
+            if !(value.is_null() || value == false || value == "") {
+                return value;
+            }
+            assert!(start.elapsed() < limit, "timed out waiting for: {script}");
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    }
+
+    fn sign(&self, name: &str, button: &str) {
+        self.wait("return document.querySelector('#contest-name')");
+        self.type_into("#contest-name", name);
+        self.type_into("#contest-password", &format!("{name}-password"));
+        self.click(button);
+        self.wait(&format!(
+            "return document.querySelector('#contest-me')?.textContent === '{name}'"
+        ));
+    }
+}
+
+/// The whole contest in a browser, against a real host (its runner
+/// compiles and plays): sign up, submit the C++ starter, watch it compile
+/// and play its placement games, find it on Top Player between the levels,
+/// open one of its replays; a submission that does not compile shows the
+/// compiler's error to its owner and nothing to another participant.
+#[test]
+fn a_participant_signs_up_submits_the_starter_and_finds_it_on_top_player() {
+    if !browsers_available() {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("versus-contest-browser-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut config = versus_contest::runner::Config::new(&dir.join("contest.sqlite"));
+    config.limits.sandbox.builds = dir.join("cache");
+    config.time = versus_core::TimeControl { game_ms: 1000, ready_ms: 3000 };
+    let rules = versus_web::contest::Rules {
+        submit_interval: Duration::ZERO,
+        ..versus_web::contest::Rules::default()
+    };
+    let addr = SocketAddr::from(([127, 0, 0, 1], free_port()));
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Runtime::new().unwrap();
+        runtime.block_on(versus_web::host(addr, config, rules)).unwrap();
+    });
+    let start = Instant::now();
+    while TcpStream::connect(addr).is_err() {
+        assert!(start.elapsed() < Duration::from_secs(10), "the host did not listen");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let starter = dir.join("bot.cpp");
+    std::fs::write(&starter, include_str!("../../cli/starters/domineering/bot.cpp")).unwrap();
+    let broken = dir.join("broken.cpp");
+    std::fs::write(&broken, "int main() { return SECRET_UNDECLARED_NAME; }\n").unwrap();
+
+    let browser = Browser::start();
+    browser.open(&format!("http://{addr}/#/contest/domineering/top"));
+    browser.wait("return document.querySelector('#leaderboard')");
+    browser.sign("alice", "#contest-signup");
+    browser.wait("return document.querySelector('#contest-token')?.textContent.includes('token')");
+
+    browser.click("#tab-submit");
+    browser.wait("return document.querySelector('#submit-file')");
+    browser.type_into("#submit-file", starter.to_str().unwrap());
+    browser.click("#submit-send");
+    browser.wait("return location.hash.startsWith('#/contest/submission/')");
+    // Watched live: the state moves on by itself, and placement games show up.
+    let seen = browser.wait_long(
+        "return document.querySelectorAll('#contest-matches tr[data-id]').length >= 8 && document.querySelector('#submission-state').textContent",
+        Duration::from_secs(120),
+    );
+    assert!(seen.as_str().unwrap().contains("State"), "{seen}");
+    browser.wait_long(
+        "return document.querySelector('#submission-state')?.textContent.includes('rated')",
+        Duration::from_secs(240),
+    );
+    let kinds = browser.script(
+        "return Array.from(document.querySelectorAll('#contest-matches tr[data-id] td:nth-child(2)')).map(e => e.textContent)",
+    );
+    let kinds: Vec<&str> = kinds.as_array().unwrap().iter().filter_map(Value::as_str).collect();
+    assert_eq!(kinds.iter().filter(|k| **k == "placement").count(), 8, "{kinds:?}");
+    assert!(kinds.contains(&"gate"), "{kinds:?}");
+
+    browser.click("a[href='#/contest/domineering/top']");
+    let order = browser.wait(
+        "const rows = Array.from(document.querySelectorAll('#leaderboard tr[data-name]')).map(r => r.dataset.name);
+         return rows.includes('alice') && rows;",
+    );
+    let order: Vec<&str> = order.as_array().unwrap().iter().filter_map(Value::as_str).collect();
+    let at = |name: &str| {
+        order.iter().position(|n| *n == name).unwrap_or_else(|| panic!("{name} not in {order:?}"))
+    };
+    assert!(at("builtin:strong") < at("alice") && at("alice") < at("builtin:random"), "{order:?}");
+
+    // One of its replays.
+    browser.click("#leaderboard tr[data-name='alice'] a");
+    browser.wait("return document.querySelector('#contest-matches tr[data-id] a')");
+    browser.click("#contest-matches tr[data-id] a");
+    browser.wait("return location.hash.startsWith('#/contest/match/') && document.querySelector('#board svg.board') && document.querySelector('#slider')");
+    browser.screenshot(&screenshots().join("contest-replay.png"));
+
+    // bob's submission does not compile: he sees why, alice does not.
+    browser.open(&format!("http://{addr}/#/contest/domineering/top"));
+    browser.wait("return document.querySelector('#contest-signout')");
+    browser.click("#contest-signout");
+    browser.sign("bob", "#contest-signup");
+    browser.click("#tab-submit");
+    browser.wait("return document.querySelector('#submit-file')");
+    browser.type_into("#submit-file", broken.to_str().unwrap());
+    browser.click("#submit-send");
+    let log = browser.wait_long(
+        "return document.querySelector('#compile-log')?.textContent",
+        Duration::from_secs(120),
+    );
+    assert!(log.as_str().unwrap().contains("SECRET_UNDECLARED_NAME"), "{log}");
+    let url = browser.script("return location.hash").as_str().unwrap().to_owned();
+    browser.wait("return document.querySelector('#submission-state').textContent.includes('CE')");
+    browser.screenshot(&screenshots().join("contest-ce.png"));
+    browser.open(&format!("http://{addr}/#/contest/domineering/top"));
+    browser.wait("return document.querySelector('#contest-signout')");
+    browser.click("#contest-signout");
+    browser.wait("return document.querySelector('#contest-name')");
+    browser.type_into("#contest-name", "alice");
+    browser.type_into("#contest-password", "alice-password");
+    browser.click("#contest-signin");
+    browser.wait("return document.querySelector('#contest-me')?.textContent === 'alice'");
+    browser.open(&format!("http://{addr}/{url}"));
+    browser.wait("return document.querySelector('#submission-state')?.textContent.includes('CE')");
+    let page = browser.script("return document.body.textContent");
+    assert!(
+        !page.as_str().unwrap().contains("SECRET_UNDECLARED_NAME"),
+        "alice sees bob's compiler output"
+    );
+    assert_eq!(browser.script("return document.querySelector('#compile-log')"), Value::Null);
+    let id = url.rsplit('/').next().unwrap();
+    let forbidden = browser.call(
+        "POST",
+        "/execute/async",
+        Some(json!({
+            "script": format!("const done = arguments[0]; fetch('/api/contest/submissions/{id}/source').then(r => done(r.status));"),
+            "args": []
+        })),
+    );
+    assert_eq!(forbidden, json!(403));
+    drop(browser);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,178 @@
+//! `versus host` as a process: a starter bot sent with `versus submit` is
+//! compiled, gated, placed and rated; the host killed with SIGKILL in the
+//! middle of the placement games loses nothing when it starts again.
+
+use std::collections::HashMap;
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use versus_contest::db::{MatchKind, MatchStatus};
+use versus_contest::{Db, SubmissionId, SubmissionState};
+
+const VERSUS: &str = env!("CARGO_BIN_EXE_versus");
+
+fn folder(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("versus-host-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn versus(dir: &Path, args: &[&str]) -> Output {
+    Command::new(VERSUS)
+        .current_dir(dir)
+        .env("VERSUS_CACHE", dir.join("cache"))
+        .args(args)
+        .output()
+        .expect("versus runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+/// A host on `port`, killed (SIGKILL, no goodbye) when dropped.
+struct Host(Child);
+
+impl Host {
+    fn start(dir: &Path, port: u16) -> Host {
+        let child = Command::new(VERSUS)
+            .current_dir(dir)
+            .env("VERSUS_CACHE", dir.join("cache"))
+            .args(["host", "--db", "contest.sqlite", "--port", &port.to_string()])
+            .args(["--time-ms", "1500", "--submit-interval", "0"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("versus host starts");
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(Instant::now() < deadline, "the host does not listen");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        Host(child)
+    }
+}
+
+impl Drop for Host {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn wait_for(what: &str, limit: Duration, mut done: impl FnMut() -> bool) {
+    let deadline = Instant::now() + limit;
+    while !done() {
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// (kind, first, second, seed) → (id, finished at) of every finished game.
+type Finished = HashMap<String, (i64, Option<i64>)>;
+
+fn finished(db: &Db) -> Finished {
+    let mut seen = HashMap::new();
+    for game in db.matches("domineering", None, usize::MAX).unwrap() {
+        if game.status == MatchStatus::Done {
+            let key = format!("{:?} {:?} {:?} {}", game.kind, game.first, game.second, game.seed);
+            let previous = seen.insert(key.clone(), (game.id.0, game.finished_at_ms));
+            assert!(previous.is_none(), "{key} was played and kept twice");
+        }
+    }
+    seen
+}
+
+#[test]
+fn a_submitted_starter_is_placed_and_rated_and_a_killed_host_loses_nothing() {
+    let dir = folder("restart");
+    let made = versus(&dir, &["new", "domineering", "--lang", "cpp", "bot"]);
+    assert!(made.status.success(), "{}", text(&made.stderr));
+    let added = versus(&dir, &["user", "add", "alice", "--db", "contest.sqlite"]);
+    assert!(added.status.success(), "{}", text(&added.stderr));
+    let token = text(&added.stdout)
+        .lines()
+        .find_map(|l| l.strip_prefix("token ").map(str::to_owned))
+        .expect("a token is printed");
+    let again = versus(&dir, &["user", "add", "ALICE", "--db", "contest.sqlite"]);
+    assert!(!again.status.success() && text(&again.stderr).contains("taken"));
+
+    let port = free_port();
+    let server = format!("http://127.0.0.1:{port}");
+    let host = Host::start(&dir, port);
+    let bad = versus(
+        &dir,
+        &["submit", "--server", &server, "--token", "nope", "domineering", "bot/bot.cpp"],
+    );
+    assert!(!bad.status.success() && text(&bad.stderr).contains("401"), "{}", text(&bad.stderr));
+    let missing = versus(
+        &dir,
+        &["submit", "--server", &server, "--token", &token, "domineering", "bot/none.cpp"],
+    );
+    assert!(!missing.status.success() && text(&missing.stderr).contains("cannot read"));
+    let sent = versus(
+        &dir,
+        &["submit", "--server", &server, "--token", &token, "domineering", "bot/bot.cpp"],
+    );
+    assert!(sent.status.success(), "{}", text(&sent.stderr));
+
+    // Kill the host once some placement games are done and some are not.
+    let db = Db::open(&dir.join("contest.sqlite")).unwrap();
+    let id = SubmissionId(1);
+    let placements = |db: &Db| {
+        let games = db.matches("domineering", Some(id), usize::MAX).unwrap();
+        let placed: Vec<_> = games.iter().filter(|m| m.kind == MatchKind::Placement).collect();
+        (placed.len(), placed.iter().filter(|m| m.status == MatchStatus::Done).count())
+    };
+    wait_for("two placement games", Duration::from_secs(120), || {
+        let (all, done) = placements(&db);
+        all == 8 && done >= 2
+    });
+    drop(host);
+    let before = finished(&db);
+    let (_, done_before) = placements(&db);
+    assert!(done_before < 8, "the host was killed too late to test anything");
+    assert_eq!(db.submission(id).unwrap().unwrap().state, SubmissionState::Placement);
+
+    let host = Host::start(&dir, port);
+    wait_for("the rating", Duration::from_secs(180), || {
+        db.submission(id).unwrap().unwrap().state == SubmissionState::Rated
+    });
+    let after = finished(&db);
+    for (key, kept) in &before {
+        assert_eq!(after.get(key), Some(kept), "{key} changed after the restart");
+    }
+    assert_eq!(placements(&db), (8, 8), "every placement game is played once");
+
+    // Rated games follow; the leaderboard shows alice between the levels.
+    wait_for("a rated game", Duration::from_secs(60), || {
+        db.matches("domineering", Some(id), usize::MAX)
+            .unwrap()
+            .iter()
+            .any(|m| m.kind == MatchKind::Rated && m.status == MatchStatus::Done)
+    });
+    let board = versus(&dir, &["leaderboard", "--server", &server, "domineering"]);
+    let table = text(&board.stdout);
+    assert!(board.status.success(), "{}", text(&board.stderr));
+    let lines: Vec<&str> = table.lines().collect();
+    assert!(lines[0].contains("rank") && lines[0].contains("W/D/L"), "{table}");
+    let alice = lines.iter().position(|l| l.contains("alice")).expect("alice is ranked");
+    assert!(lines[alice].contains("cpp"), "{table}");
+    let random = lines.iter().position(|l| l.contains("builtin:random")).unwrap();
+    let strong = lines.iter().position(|l| l.contains("builtin:strong")).unwrap();
+    assert!(
+        strong < alice && alice < random,
+        "a greedy starter ranks between strong and random:\n{table}"
+    );
+    let unknown = versus(&dir, &["leaderboard", "--server", &server, "chess"]);
+    assert!(!unknown.status.success() && text(&unknown.stderr).contains("404"));
+    drop(host);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -115,24 +115,31 @@ impl BuiltinAgent {
 
 /// How long to think about a move, given `my_time` ms left on the clock:
 /// the budget is shared among the moves expected before the end of the game
-/// becomes provable (about 4 cells go per own move), with a reserve for the
-/// judge's rounding and the pipes.
+/// becomes provable (about 4 cells go per own move, and the end is proved
+/// from about 30 empty cells), with a reserve for the judge's rounding and
+/// the pipes. `strong-v1` (see [`strong_v1::limits`]) counted moves to 26
+/// empty cells and stopped iterating at 0.6 of the budget: it left about a
+/// third of a 10 s clock unused.
 pub fn limits(state: &State, my_time_ms: u64, start: Instant) -> Limits {
     // Generous: on a loaded machine a process can stall for hundreds of ms.
     let reserve = 20 + my_time_ms / 12;
     let usable = my_time_ms.saturating_sub(reserve);
     let empties = u64::from(state.empty().count_ones());
-    let moves_left = (empties.saturating_sub(26) / 4).max(2);
+    let moves_left = (empties.saturating_sub(30) / 4).max(2);
     let budget = usable / moves_left;
     let at = |ms: u64| start + Duration::from_millis(ms);
     Limits {
         try_solve: true,
         solve_deadline: at(budget / 2),
-        soft: at(budget * 3 / 5),
+        soft: at(budget * 3 / 4),
         hard: at((2 * budget).min(usable / 4)),
         max_depth: 64,
     }
 }
+
+/// How long `strong` thinks at READY (off the clock, 3 s allowed) about the
+/// opening position: its table keeps what it found for both colours.
+pub const READY_THINKING: Duration = Duration::from_millis(1800);
 
 /// The game an agent follows, once READY has started it.
 fn tracked<'a>(
@@ -158,13 +165,26 @@ impl ProtocolAgent for BuiltinAgent {
                 Ok(None)
             }
             JudgeLine::Ready(side) => {
+                let ready_start = Instant::now();
                 let rows: [[u8; 8]; 8] = self.rows.as_slice().try_into().map_err(|_| {
                     AgentError::new(format!("READY after {} value lines", self.rows.len()))
                 })?;
                 let values = Values::from_rows(rows).expect("the protocol checked each value");
                 match &mut self.brain {
                     Brain::Strong { features, engine } => {
-                        *engine = Some(Box::new(Engine::new(&values, TABLE_BITS, *features)));
+                        let mut made = Box::new(Engine::new(&values, TABLE_BITS, *features));
+                        if features.ready_thinking {
+                            let until = ready_start + READY_THINKING;
+                            let limits = Limits {
+                                try_solve: false,
+                                solve_deadline: until,
+                                soft: until,
+                                hard: until,
+                                max_depth: 64,
+                            };
+                            made.choose(&State::new(values), &limits);
+                        }
+                        *engine = Some(made);
                     }
                     Brain::StrongV1 { engine } => {
                         *engine = Some(Box::new(strong_v1::Engine::new(

@@ -225,6 +225,43 @@ impl Board {
         }
     }
 
+    /// Each side's best packing of its safe cells (see [`Board::bounds`]) and
+    /// of all empty cells, in points.
+    #[inline]
+    #[must_use]
+    pub fn packings(&self, empty: u64) -> ([i32; 2], [i32; 2]) {
+        let row_safe = empty & !(empty << 8) & !(empty >> 8);
+        let column_safe =
+            empty & !((empty << 1) & NOT_FIRST_COLUMN) & !((empty >> 1) & NOT_LAST_COLUMN);
+        let safe = [self.row_packing(row_safe), self.column_packing(column_safe)];
+        let all = [self.row_packing(empty), self.column_packing(empty)];
+        (safe, all)
+    }
+
+    /// Sound bounds on the future score difference for `player` to move, in
+    /// points: each side surely gets the best packing of its *safe* cells
+    /// (empty cells the other side can no longer reach: for the first player
+    /// no empty cell above or below, for the second none beside; it plays
+    /// them before it would pass), and gets at most the best packing of all
+    /// empty cells for its direction. After a pass the mover may end the game
+    /// at 0, so then neither bound is below 0 (the opponent's safe cells are
+    /// not certain: the brute-force test found it).
+    #[inline]
+    #[must_use]
+    pub fn bounds(&self, empty: u64, player: Player, passed: bool) -> (i32, i32) {
+        let row_safe = empty & !(empty << 8) & !(empty >> 8);
+        let column_safe =
+            empty & !((empty << 1) & NOT_FIRST_COLUMN) & !((empty >> 1) & NOT_LAST_COLUMN);
+        let safe = [self.row_packing(row_safe), self.column_packing(column_safe)];
+        let all = [self.row_packing(empty), self.column_packing(empty)];
+        let (lower, upper) = (safe[player] - all[1 - player], all[player] - safe[1 - player]);
+        if passed {
+            (lower.max(0), upper.max(0))
+        } else {
+            (lower, upper)
+        }
+    }
+
     /// The anchor of `player`'s private move in `cells` (its private cells):
     /// the domino most worth of the best packing, `None` if nothing fits.
     #[must_use]
@@ -359,11 +396,27 @@ pub struct Features {
     pub solve: bool,
     /// Evaluate the contested area (packings and tempo), not only the private cells.
     pub evaluation: bool,
+    /// Cut off on the sound bounds of [`Board::bounds`].
+    pub bounds: bool,
+    /// Evaluate by safe packings (exact) and half the contested rest.
+    pub safe_eval: bool,
+    /// The weight of the tempo (best move now), in eighths.
+    pub tempo_eighths: i32,
+    /// Search the opening position during READY (the agent's choice).
+    pub ready_thinking: bool,
 }
 
 impl Default for Features {
     fn default() -> Self {
-        Features { split: true, solve: true, evaluation: true }
+        Features {
+            split: true,
+            solve: true,
+            evaluation: true,
+            bounds: true,
+            safe_eval: true,
+            tempo_eighths: 4,
+            ready_thinking: true,
+        }
     }
 }
 
@@ -436,6 +489,21 @@ impl Engine {
         }
     }
 
+    /// A guess of the whole position's value for `player` to move: the safe
+    /// packings (see [`Board::bounds`]) exactly, half the difference of what
+    /// each could add beyond them, plus a part of the best move now (tempo).
+    fn evaluate_safe(&self, empty: u64, player: Player, mine: u64) -> i32 {
+        let (safe, all) = self.board.packings(empty);
+        let opponent = 1 - player;
+        let mut best_now = 0;
+        for anchor in Cell::iter(mine) {
+            best_now = best_now.max(self.board.domino_value(player, u32::from(anchor.index())));
+        }
+        (safe[player] - safe[opponent]) * SCALE
+            + ((all[player] - safe[player]) - (all[opponent] - safe[opponent])) * SCALE / 2
+            + best_now * SCALE * self.features.tempo_eighths / 8
+    }
+
     /// A guess of the contested area's value for `player` to move: half the
     /// difference of what each could pack into it alone, as both will get
     /// some of it, plus half the best move now, the tempo.
@@ -500,10 +568,26 @@ impl Engine {
             }
             return -self.search(empty, opponent, true, depth, -beta, -alpha);
         }
+        let (lower, upper) = if self.features.bounds {
+            let (lower, upper) = self.board.bounds(empty, player, passed);
+            let (lower, upper) = (lower * SCALE, upper * SCALE);
+            if lower >= beta || lower == upper {
+                return lower;
+            }
+            if upper <= alpha {
+                return upper;
+            }
+            (lower, upper)
+        } else {
+            (-INFINITY, INFINITY)
+        };
         if depth == 0 {
             self.stats.evaluations += 1;
+            if self.features.safe_eval {
+                return self.evaluate_safe(empty, player, mine).clamp(lower, upper);
+            }
             let private = (split.private[player] - split.private[opponent]) * SCALE;
-            return private + self.evaluate(split.contested, player, mine);
+            return (private + self.evaluate(split.contested, player, mine)).clamp(lower, upper);
         }
         let key = flags(player, passed);
         let mut hint = NO_MOVE;
@@ -1043,8 +1127,20 @@ mod tests {
         for round in 0..300 {
             let state = random_position(&mut rng, 10 + (round % 7) as u32);
             let exact = brute_force(&state, &mut memo);
-            for split in [true, false] {
-                let features = Features { split, ..Features::default() };
+            if !state.is_over() {
+                let passed = state.consecutive_passes() > 0;
+                let (lower, upper) = Board::new(state.values()).bounds(
+                    state.empty(),
+                    state.side_to_move().index(),
+                    passed,
+                );
+                assert!(
+                    lower <= exact && exact <= upper,
+                    "{state}: {exact} not in [{lower}, {upper}]"
+                );
+            }
+            for (split, bounds) in [(true, true), (false, true), (true, false)] {
+                let features = Features { split, bounds, ..Features::default() };
                 let mut engine = Engine::new(state.values(), 12, features);
                 assert_eq!(
                     engine.solve(&state, -1000, 1000, None),

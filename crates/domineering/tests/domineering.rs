@@ -158,7 +158,7 @@ fn every_frame_shows_the_board_the_record_plays() {
 fn registry_entry() {
     assert_eq!(GAME.name(), "domineering");
     assert_eq!(GAME.title(), "Domineering");
-    assert_eq!(GAME.agent_names(), ["random", "greedy", "ab4", "strong"]);
+    assert_eq!(GAME.agent_names(), ["random", "greedy", "ab4", "strong", "strong-v1", "ref-ab"]);
     assert!(GAME.agent("greedy", 1).is_some());
     assert!(GAME.agent("minimax", 1).is_none());
     let error = GAME.referee(&input_config("0 0 0\n")).err().expect("a bad input is refused");

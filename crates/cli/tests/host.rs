@@ -176,3 +176,61 @@ fn a_submitted_starter_is_placed_and_rated_and_a_killed_host_loses_nothing() {
     drop(host);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A hostile submission (it grabs 2 GB while it should answer READY, then
+/// forks without end) loses its
+/// gate game with its verdict (MLE) and is not entered; the host answers pages
+/// while it runs.
+#[test]
+fn a_hostile_submission_is_rejected_with_its_verdict_and_pages_keep_coming() {
+    let dir = folder("hostile");
+    std::fs::write(
+        dir.join("hog.cpp"),
+        "#include <cstdlib>\n#include <cstring>\n#include <iostream>\n#include <string>\n#include <unistd.h>\n\
+         int main() {\n  std::string line;\n\
+           while (std::getline(std::cin, line) && line.rfind(\"READY\", 0) != 0) {}\n\
+           for (int i = 0; i < 64; i++) { char *p = (char *)malloc(32 << 20); if (p) memset(p, 1, 32 << 20); }\n\
+           std::cout << \"OK\" << std::endl;\n\
+           while (true) fork();\n}\n",
+    )
+    .unwrap();
+    let added = versus(&dir, &["user", "add", "mallory", "--db", "contest.sqlite"]);
+    let token = text(&added.stdout)
+        .lines()
+        .find_map(|l| l.strip_prefix("token ").map(str::to_owned))
+        .expect("a token is printed");
+    let port = free_port();
+    let server = format!("http://127.0.0.1:{port}");
+    let host = Host::start(&dir, port);
+    let submitter = Command::new(VERSUS)
+        .current_dir(&dir)
+        .args(["submit", "--server", &server, "--wait", "domineering", "hog.cpp"])
+        .env("VERSUS_TOKEN", &token)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Pages answer at once while the hog is built and plays.
+    let mut slowest = Duration::ZERO;
+    for _ in 0..20 {
+        let start = Instant::now();
+        let board = versus(&dir, &["leaderboard", "--server", &server, "domineering"]);
+        assert!(board.status.success(), "{}", text(&board.stderr));
+        slowest = slowest.max(start.elapsed());
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert!(slowest < Duration::from_secs(5), "a page took {slowest:?}");
+    let waited = submitter.wait_with_output().unwrap();
+    let said = text(&waited.stderr);
+    assert!(!waited.status.success(), "{said}");
+    assert!(said.contains("not entered") && said.contains("MLE"), "{said}");
+    let db = Db::open(&dir.join("contest.sqlite")).unwrap();
+    let hog = db.submission(SubmissionId(1)).unwrap().unwrap();
+    assert_eq!(hog.state, SubmissionState::Rejected);
+    assert!(db.entries("domineering").unwrap().is_empty());
+    // Nothing of it is left running.
+    let ps = Command::new("ps").args(["-eo", "args"]).output().unwrap();
+    assert!(!text(&ps.stdout).lines().any(|l| l.starts_with("/prog/main")), "{}", text(&ps.stdout));
+    drop(host);
+    let _ = std::fs::remove_dir_all(&dir);
+}

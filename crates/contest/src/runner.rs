@@ -418,3 +418,111 @@ fn play_next(config: &Config, db: &mut Db, _stop: &AtomicBool) -> Result<bool, C
     }
     Ok(true)
 }
+
+#[cfg(test)]
+mod tests {
+    use versus_core::{BySide, Outcome};
+
+    use super::*;
+    use crate::db::{NewMatch, Window};
+
+    fn finish(db: &mut Db, first: Player, second: Player, first_wins: bool) {
+        let id = db
+            .queue_match(&NewMatch {
+                game: "domineering".into(),
+                kind: MatchKind::Rated,
+                first,
+                second,
+                seed: 1,
+                counted: true,
+                requested_by: None,
+            })
+            .unwrap();
+        assert_eq!(db.lease_match().unwrap().unwrap().id, id);
+        let scores = if first_wins { BySide::new(5.0, 2.5) } else { BySide::new(1.0, 2.5) };
+        let outcome = Outcome::from_scores(scores);
+        assert!(db.finish_match(id, &[RecordLine::Footer { outcome }]).unwrap());
+    }
+
+    /// Two rated entries of a game: (config, db, their ids).
+    fn contest(name: &str) -> (Config, Db, [SubmissionId; 2], PathBuf) {
+        let dir = std::env::temp_dir().join(format!("versus-runner-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        let config = Config::new(&dir.join("c.sqlite"));
+        let mut db = Db::open(&config.db).unwrap();
+        let mut ids = [SubmissionId(0); 2];
+        for (k, name) in ["alice", "bob"].into_iter().enumerate() {
+            let (user, _) = db.add_user(name, None, false).unwrap();
+            let id = db.submit(user.id, "domineering", "cpp", "// bot\n", Duration::ZERO).unwrap();
+            for (from, to) in [
+                (SubmissionState::Queued, SubmissionState::Compiling),
+                (SubmissionState::Compiling, SubmissionState::Gate),
+                (SubmissionState::Gate, SubmissionState::Rated),
+            ] {
+                assert!(db.move_submission(id, from, to, None).unwrap());
+            }
+            ids[k] = id;
+        }
+        (config, db, ids, dir)
+    }
+
+    #[test]
+    fn rated_games_are_queued_in_colour_swapped_pairs_up_to_the_target() {
+        let (config, mut db, [a, b], dir) = contest("rated");
+        let stop = AtomicBool::new(false);
+        assert!(schedule(&config, &mut db, &stop).unwrap());
+        let pending = db.pending("domineering").unwrap();
+        assert_eq!(pending.len(), config.settings.queued);
+        for pair in pending.chunks(2) {
+            assert_eq!((&pair[0].first, &pair[0].second), (&pair[1].second, &pair[1].first));
+            assert_eq!(pair[0].seed, pair[1].seed);
+            let players = [&pair[0].first, &pair[0].second];
+            assert!(
+                players.contains(&&Player::Submission(a))
+                    && players.contains(&&Player::Submission(b))
+            );
+        }
+        assert!(!schedule(&config, &mut db, &stop).unwrap(), "the queue is full");
+        let _ = fs::remove_dir_all(dir);
+    }
+
+    #[test]
+    fn after_the_end_close_entries_play_finals_until_the_budget_is_spent() {
+        let (mut config, mut db, [a, b], dir) = contest("finals");
+        config.settings.final_games = 4;
+        for k in 0..6 {
+            finish(&mut db, Player::Submission(a), Player::Submission(b), k % 2 == 0);
+        }
+        let now = now_ms();
+        db.set_window(Window { start_at: None, end_at: Some(now - 1), freeze_at: None }).unwrap();
+        let game = versus_games::find("domineering").unwrap();
+        assert!(!finals_over(&db, game, &config.settings).unwrap(), "3-3: not separated");
+        let stop = AtomicBool::new(false);
+        assert!(schedule(&config, &mut db, &stop).unwrap());
+        let finals = |db: &Db| {
+            db.matches("domineering", None, usize::MAX)
+                .unwrap()
+                .into_iter()
+                .filter(|m| m.kind == MatchKind::Final)
+                .count()
+        };
+        assert_eq!(finals(&db), 2);
+        assert!(!schedule(&config, &mut db, &stop).unwrap(), "one pair at a time");
+        for _ in 0..2 {
+            let leased = db.lease_match().unwrap().unwrap();
+            assert_eq!(leased.kind, MatchKind::Final);
+            let outcome = Outcome::from_scores(BySide::new(1.0, 2.5));
+            db.finish_match(leased.id, &[RecordLine::Footer { outcome }]).unwrap();
+        }
+        assert!(schedule(&config, &mut db, &stop).unwrap());
+        assert_eq!(finals(&db), 4);
+        while let Some(leased) = db.lease_match().unwrap() {
+            let outcome = Outcome::from_scores(BySide::new(1.0, 2.5));
+            db.finish_match(leased.id, &[RecordLine::Footer { outcome }]).unwrap();
+        }
+        assert!(!schedule(&config, &mut db, &stop).unwrap(), "the budget is spent");
+        assert!(finals_over(&db, game, &config.settings).unwrap());
+        let _ = fs::remove_dir_all(dir);
+    }
+}

@@ -70,6 +70,31 @@ async function contestHome() {
     el("ul", { id: "contest-games" }, ...info.games.map((g) => el("li", {}, el("a", { href: `#/contest/${g.name}/top` }, g.title), ": ", g.summary))));
 }
 
+// For admins: reset a game's ratings, set the contest window.
+function adminBox(game) {
+  if (!contest.me || !contest.me.admin) return "";
+  const box = el("details", { id: "admin" }, el("summary", {}, "Admin"));
+  const message = el("p", { id: "admin-message" });
+  const w = contest.info.window;
+  const local = (ms) => (ms ? new Date(ms - new Date().getTimezoneOffset() * 60000).toISOString().slice(0, 16) : "");
+  const input = (id, ms) => el("input", { type: "datetime-local", id, value: local(ms) });
+  const start = input("window-start", w.start_at), end = input("window-end", w.end_at), freeze = input("window-freeze", w.freeze_at);
+  const ms = (field) => (field.value ? new Date(field.value).getTime() : null);
+  box.append(el("p", {}, el("button", { id: "admin-reset", onclick: async () => {
+      if (!confirm(`Stop counting every game of ${game} so far?`)) return;
+      try { const r = await contestPost(`/api/contest/admin/games/${game}/reset`); message.textContent = `${r.uncounted} games no longer count.`; }
+      catch (error) { message.textContent = error.message; }
+    } }, "Reset ratings")),
+    el("form", { class: "inline", onsubmit: async (e) => {
+      e.preventDefault();
+      try {
+        const r = await contestPost("/api/contest/admin/window", { start_at: ms(start), end_at: ms(end), freeze_at: ms(freeze) });
+        contest.info.window = r.window; message.textContent = "Window saved.";
+      } catch (error) { message.textContent = error.message; }
+    } }, "start", start, "end", end, "freeze", freeze, el("button", { type: "submit", id: "window-save" }, "Save window")), message);
+  return box;
+}
+
 function tabs(game, active) {
   const names = [["top", "Top Player"], ["submissions", "Submissions"], ["participants", "Participants"], ["games", "Games"], ["submit", "Submit"]];
   return el("nav", { class: "tabs" }, ...names.map(([key, label]) =>
@@ -84,7 +109,7 @@ async function gamePage(gameName, tab) {
   const game = contest.info.games.find((g) => g.name === gameName);
   if (!game) { main.replaceChildren(el("p", { class: "error" }, `no game ${gameName}`)); return; }
   const body = el("div", { id: "contest-tab" });
-  main.replaceChildren(el("h2", {}, game.title), el("p", { class: "summary" }, game.summary), accountBox(), tabs(gameName, tab), body);
+  main.replaceChildren(el("h2", {}, game.title), el("p", { class: "summary" }, game.summary), accountBox(), adminBox(gameName), tabs(gameName, tab), body);
   try {
     if (tab === "top") await topTab(game, body);
     else if (tab === "submissions") await submissionsTab(game, body);

@@ -721,6 +721,44 @@ async fn challenges_and_play_need_a_signed_in_participant_and_an_entry() {
 }
 
 #[tokio::test]
+async fn a_person_plays_an_entry_built_and_run_in_the_sandbox() {
+    let dir = folder("play-entry");
+    let db = dir.0.join("contest.sqlite");
+    let mut config = Config::new(&db);
+    config.limits.sandbox.builds = dir.0.join("cache");
+    let contest = Contest::open(config, quick()).unwrap();
+    let host = Host { router: app(AppState::with_contest(None, contest)), db, _dir: dir };
+    let (alice, bob) = (sign_up(&host, "alice").await, sign_up(&host, "bob").await);
+    let starter = include_str!("../../cli/starters/domineering/bot.cpp");
+    let (status, value) = post(
+        &host,
+        "/api/contest/games/domineering/submissions",
+        As::Token(&bob),
+        json!({ "filename": "bot.cpp", "source": starter }),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{value}");
+    playing(&host, value["id"].as_i64().unwrap());
+    let body = json!({"game": "domineering", "opponent": "bob", "side": "second"});
+    let (status, value) = post(&host, "/api/contest/play", As::Session(&alice), body).await;
+    assert_eq!(status, StatusCode::OK, "{value}");
+    let url = format!("/api/play/{}", value["id"]);
+    // bob's program moves first; then it is the person's turn.
+    let mut state = Value::Null;
+    for _ in 0..100 {
+        state = get(&host, &url, As::Nobody).await.1;
+        if state["state"]["your_turn"] == true {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(state["state"]["your_turn"], true, "{state}");
+    let replay = state["replay"].to_string();
+    assert!(replay.contains("bob (submission"), "{replay}");
+    assert!(!replay.contains("\"fault\""), "{replay}");
+}
+
+#[tokio::test]
 async fn public_pages_answer_without_sign_in_and_unknown_games_are_404() {
     let host = host("public", quick());
     let (status, info) = get(&host, "/api/contest", As::Nobody).await;

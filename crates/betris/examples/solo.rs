@@ -4,14 +4,17 @@
 //!
 //! `cargo run --release -p versus-betris --example solo -- GAMES SEARCH [key=value...]`
 //! where SEARCH is how many placements get the lookahead (0: static only,
-//! `greedy`: immediate points) and the keys are fields of `Weights`.
+//! `greedy`: immediate points, `roll:N:M:D`: every placement gets the
+//! lookahead, then the best N by it are valued by M sampled futures of D
+//! rounds, the same futures for both blocks of an offer) and the keys are
+//! fields of `Weights`.
 
 use std::time::Instant;
 
 use versus_betris::referee::draw_offer;
 use versus_betris::rules::{Block, Params};
 use versus_betris::strong::eval::Weights;
-use versus_betris::strong::Planner;
+use versus_betris::strong::{sample_futures, Planner};
 use versus_core::GameRng;
 
 fn main() {
@@ -51,6 +54,14 @@ fn main() {
         for round in 0..params.rounds {
             let offer = draw_offer(params.blocks, &mut offers);
             let rounds_after = params.rounds - round - 1;
+            let roll: Option<(usize, usize, u32)> = search.strip_prefix("roll:").map(|spec| {
+                let parts: Vec<&str> = spec.split(':').collect();
+                (parts[0].parse().unwrap(), parts[1].parse().unwrap(), parts[2].parse().unwrap())
+            });
+            let futures = roll.map(|(_, m, _)| {
+                let mut rng = GameRng::stream(seed, 100 + u64::from(round));
+                sample_futures(&params, rounds_after, m, &mut rng)
+            });
             let choose = |block: Block| -> (f64, u64) {
                 if search == "greedy" {
                     let best = geometry
@@ -67,6 +78,14 @@ fn main() {
                 }
                 let mut ranking = planner.rank(filled, block, rounds_after);
                 let mut unlimited = u64::MAX;
+                let far = Instant::now() + std::time::Duration::from_secs(100);
+                if let (Some((n, _, depth)), Some(futures)) = (roll, &futures) {
+                    planner.improve(&mut ranking, &mut unlimited, far);
+                    ranking.shallow.sort_by(|a, b| b.0.total_cmp(&a.0));
+                    ranking.shallow.truncate(n);
+                    planner.deepen(&mut ranking, futures, depth, &mut unlimited, far);
+                    return ranking.choice();
+                }
                 let n: usize = search.parse().expect("a number");
                 if n > 0 {
                     ranking.candidates.truncate(n);

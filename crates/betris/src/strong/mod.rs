@@ -103,6 +103,15 @@ pub struct Ranking {
     pub searched: usize,
     /// The best searched candidate and its value (the static best before any search).
     pub best: (f64, u64),
+    /// The lookahead value of each searched candidate, in candidate order.
+    pub shallow: Vec<(f64, u64)>,
+    /// The candidates valued by sampled futures (best lookahead first) and
+    /// those values.
+    pub deep: Vec<(f64, u64)>,
+    /// The best few of `deep`, each with its total over every batch of
+    /// further futures (the same for all), and the batches done.
+    pub refined: Vec<(f64, u64)>,
+    pub batches: u32,
 }
 
 impl Ranking {
@@ -111,6 +120,54 @@ impl Ranking {
     pub fn done(&self) -> bool {
         self.searched >= self.candidates.len()
     }
+
+    /// The chosen placement and its value: the best by sampled futures once
+    /// two or more candidates have them, else the best by the lookahead.
+    #[must_use]
+    pub fn choice(&self) -> (f64, u64) {
+        if self.batches > 0 {
+            let n = f64::from(self.batches);
+            let (total, mask) =
+                self.refined
+                    .iter()
+                    .copied()
+                    .fold(self.refined[0], |a, b| if b.0 > a.0 { b } else { a });
+            (total / n, mask)
+        } else if self.deep.len() >= 2 {
+            self.deep.iter().copied().fold(self.deep[0], |a, b| if b.0 > a.0 { b } else { a })
+        } else {
+            self.best
+        }
+    }
+}
+
+/// One sampled future of the coming rounds: each round's offer and whether
+/// the better of its blocks is had.
+#[derive(Clone, Debug)]
+pub struct Future {
+    pub rounds: Vec<(Block, Block, bool)>,
+}
+
+/// `count` futures of `rounds` rounds: offers drawn as the judge draws them,
+/// the better block had with [`PREFERRED_SHARE`].
+#[must_use]
+pub fn sample_futures(
+    params: &Params,
+    rounds: u32,
+    count: usize,
+    rng: &mut GameRng,
+) -> Vec<Future> {
+    (0..count)
+        .map(|_| Future {
+            rounds: (0..rounds)
+                .map(|_| {
+                    let offer = crate::referee::draw_offer(params.blocks, rng);
+                    let lucky = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+                    (offer.a, offer.b, lucky < PREFERRED_SHARE)
+                })
+                .collect(),
+        })
+        .collect()
 }
 
 impl Planner {
@@ -138,7 +195,18 @@ impl Planner {
         candidates.sort_by(|a, b| b.0.total_cmp(&a.0));
         let best = candidates[0];
         let searched = if rounds_after == 0 { candidates.len() } else { 0 };
-        Ranking { block, filled, rounds_after, candidates, searched, best }
+        Ranking {
+            block,
+            filled,
+            rounds_after,
+            candidates,
+            searched,
+            best,
+            shallow: Vec::new(),
+            deep: Vec::new(),
+            refined: Vec::new(),
+            batches: 0,
+        }
     }
 
     /// The expected final points of `filled` with `rounds` rounds to play,
@@ -182,8 +250,141 @@ impl Planner {
             if ranking.searched == 0 || value > ranking.best.0 {
                 ranking.best = (value, mask);
             }
+            ranking.shallow.push((value, mask));
             ranking.searched += 1;
         }
+    }
+
+    /// The best placement of `block` on `filled` by the value function with
+    /// `rounds_after` rounds after it (the pass when nothing is better), its
+    /// value, and the boards evaluated.
+    #[must_use]
+    pub fn greedy(&self, filled: u64, block: Block, rounds_after: u32) -> (f64, u64, u64) {
+        let evaluator = &self.evaluator;
+        let mut best = (evaluator.value(filled, rounds_after), 0);
+        let mut evaluated = 1;
+        for mask in evaluator.geometry.placements(filled, block) {
+            evaluated += 1;
+            let value = evaluator.value(filled | mask, rounds_after);
+            if value > best.0 {
+                best = (value, mask);
+            }
+        }
+        (best.0, best.1, evaluated)
+    }
+
+    /// Plays at most `depth` rounds of `future` from `filled` (with `rounds`
+    /// rounds to play), each block placed by [`Planner::greedy`] and the
+    /// better of each offer had when the future says so; the value of the
+    /// board reached (its exact points when the game is over), and the boards
+    /// evaluated.
+    #[must_use]
+    pub fn rollout(&self, mut filled: u64, rounds: u32, future: &Future, depth: u32) -> (f64, u64) {
+        let steps = depth.min(rounds).min(future.rounds.len() as u32);
+        let mut evaluated = 0;
+        for (step, &(a, b, lucky)) in future.rounds.iter().take(steps as usize).enumerate() {
+            let rounds_after = rounds - step as u32 - 1;
+            let (va, ma, ea) = self.greedy(filled, a, rounds_after);
+            let (vb, mb, eb) = self.greedy(filled, b, rounds_after);
+            evaluated += ea + eb;
+            let (better, worse) = if va >= vb { (ma, mb) } else { (mb, ma) };
+            filled |= if lucky { better } else { worse };
+        }
+        (self.evaluator.value(filled, rounds - steps), evaluated + 1)
+    }
+
+    /// The mean of [`Planner::rollout`] over `futures`, and the boards evaluated.
+    #[must_use]
+    pub fn rollouts(&self, filled: u64, rounds: u32, futures: &[Future], depth: u32) -> (f64, u64) {
+        let mut total = 0.0;
+        let mut evaluated = 0;
+        for future in futures {
+            let (value, e) = self.rollout(filled, rounds, future, depth);
+            total += value;
+            evaluated += e;
+        }
+        (total / futures.len().max(1) as f64, evaluated)
+    }
+
+    /// Once every candidate has its lookahead value, values the candidates
+    /// by `futures` (the same for all, so they are compared on the same
+    /// luck), best lookahead first, while `work` lasts and before `deadline`.
+    pub fn deepen(
+        &self,
+        ranking: &mut Ranking,
+        futures: &[Future],
+        depth: u32,
+        work: &mut u64,
+        deadline: Instant,
+    ) {
+        while *work > 0 && Instant::now() < deadline {
+            match self.deepen_one(ranking, futures, depth) {
+                Some(evaluated) => *work = work.saturating_sub(evaluated),
+                None => break,
+            }
+        }
+    }
+
+    /// Once every candidate has its value by the futures, values the best
+    /// `keep` of them by one more batch of `futures` (all of them, or, out
+    /// of work or time, none). Returns whether the batch was done.
+    pub fn refine(
+        &self,
+        ranking: &mut Ranking,
+        keep: usize,
+        futures: &[Future],
+        depth: u32,
+        work: &mut u64,
+        deadline: Instant,
+    ) -> bool {
+        if ranking.deep.len() < 2
+            || ranking.deep.len() < ranking.shallow.len()
+            || futures.is_empty()
+        {
+            return false;
+        }
+        if ranking.batches == 0 {
+            let mut best = ranking.deep.clone();
+            best.sort_by(|a, b| b.0.total_cmp(&a.0));
+            best.truncate(keep);
+            ranking.refined = best.iter().map(|&(_, mask)| (0.0, mask)).collect();
+        }
+        let mut values = Vec::with_capacity(ranking.refined.len());
+        for &(_, mask) in &ranking.refined {
+            if *work == 0 || Instant::now() >= deadline {
+                return false;
+            }
+            let (value, evaluated) =
+                self.rollouts(ranking.filled | mask, ranking.rounds_after, futures, depth);
+            *work = work.saturating_sub(evaluated);
+            values.push(value);
+        }
+        for (entry, value) in ranking.refined.iter_mut().zip(values) {
+            entry.0 += value;
+        }
+        ranking.batches += 1;
+        true
+    }
+
+    /// Values the next candidate of [`Planner::deepen`]'s order by
+    /// `futures`; the boards evaluated, or `None` when there is none to value.
+    pub fn deepen_one(&self, ranking: &mut Ranking, futures: &[Future], depth: u32) -> Option<u64> {
+        if !ranking.done()
+            || ranking.rounds_after < 2
+            || futures.is_empty()
+            || ranking.deep.len() >= ranking.shallow.len()
+        {
+            return None;
+        }
+        if ranking.deep.is_empty() {
+            // Stable: ties keep the candidates' order.
+            ranking.shallow.sort_by(|a, b| b.0.total_cmp(&a.0));
+        }
+        let (_, mask) = ranking.shallow[ranking.deep.len()];
+        let (value, evaluated) =
+            self.rollouts(ranking.filled | mask, ranking.rounds_after, futures, depth);
+        ranking.deep.push((value, mask));
+        Some(evaluated)
     }
 }
 
@@ -212,18 +413,58 @@ fn offer_expectation(sorted: &[f64]) -> f64 {
 /// readings, unless the machine is so slow that the deadline cuts in.
 const BOARDS_PER_MS: f64 = 3000.0;
 
-/// What a request may spend: an equal share of the clock, less a reserve,
-/// for every request left that searches. Gives the work (boards to
-/// evaluate) and a deadline at one and a half times the share, and never
-/// past a third of what is left, so that a loaded machine, which makes every
+/// What is never spent: the judge's margin (100 ms) and a little more for
+/// the pipes and a loaded machine.
+const RESERVE_MS: f64 = 150.0;
+/// The share of the rest of the clock the searching requests divide.
+const SPEND: f64 = 0.9;
+
+/// The share of what is usable that the current request may spend: its
+/// weight over the weights of every request left (this one included). A
+/// request of a round with `r` rounds after it weighs `(r + 1)²` (the boards
+/// are emptier and the futures longer early on, and a late round rarely uses
+/// its share); the last round, whose placement is exact, weighs nothing.
+/// `round` is the current round's index, `phase` 0 for the bet, 1 for the
+/// placement.
+fn request_share(rounds: u32, round: u32, phase: u32) -> f64 {
+    let weight = |round: u32| {
+        let after = rounds.saturating_sub(round + 1);
+        if after == 0 {
+            0.0
+        } else {
+            f64::from(after + 1).powi(2)
+        }
+    };
+    let this = weight(round);
+    let left: f64 = (round..rounds)
+        .map(|r| if r == round { (2 - phase) as f64 } else { 2.0 } * weight(r))
+        .sum();
+    if left > 0.0 {
+        this / left
+    } else {
+        1.0
+    }
+}
+
+/// What a request may spend: its [`request_share`] of what is usable (the
+/// clock left, less [`RESERVE_MS`], times [`SPEND`]). Gives the work (boards
+/// to evaluate) and a deadline at 1.25 times the share, and never past a
+/// quarter of what is usable, so that a loaded machine, which makes every
 /// request run to its deadline, still leaves time for the rest.
-fn allowance(tracker: &Tracker, start: Instant, requests_left: u32) -> (u64, Instant) {
-    let usable = (tracker.my_time as f64 * 0.75 - 20.0).max(0.0);
-    let share_ms = usable / f64::from(requests_left.max(1));
+fn allowance(tracker: &Tracker, start: Instant, phase: u32) -> (u64, Instant) {
+    let usable = ((tracker.my_time as f64 - RESERVE_MS) * SPEND).max(0.0);
+    let share_ms = usable * request_share(tracker.params.rounds, tracker.round, phase);
     let work = (share_ms * BOARDS_PER_MS) as u64;
-    let deadline_ms = (1.5 * share_ms).min(0.35 * usable);
+    let deadline_ms = (1.25 * share_ms).min(0.25 * usable);
     (work, start + Duration::from_secs_f64(deadline_ms / 1000.0))
 }
+
+/// Sampled futures per round, and how many rounds each is played before the
+/// value function takes over.
+const FUTURES: usize = 64;
+const FUTURE_DEPTH: u32 = 3;
+/// The candidates valued by further batches of futures when time is left.
+const REFINED: usize = 6;
 
 /// The features of a strong agent, so versions can be played against
 /// each other.
@@ -237,6 +478,10 @@ pub struct Features {
     pub opponent_model: bool,
     /// Value the opponent's blocks by the lookahead of its best few placements.
     pub opponent_lookahead: bool,
+    /// After the lookahead, value the best candidates by sampled futures.
+    pub futures: bool,
+    /// Bid for the chance of winning rather than the expected lead.
+    pub win_chance: bool,
 }
 
 impl Features {
@@ -245,7 +490,11 @@ impl Features {
         equilibrium_bets: true,
         opponent_model: true,
         opponent_lookahead: true,
+        futures: true,
+        win_chance: false,
     };
+    /// The feature under test (temporary registry name `strong-dev`).
+    pub const DEV: Features = Features { win_chance: true, ..Features::ALL };
 }
 
 /// The strong strategy.
@@ -260,44 +509,105 @@ struct Strong {
     their_chips_before: u32,
     /// The largest bet the opponent has been seen to pay.
     their_top_bet: Option<u32>,
+    /// The futures sampled for the current round.
+    futures: Vec<Future>,
 }
 
 impl Strong {
-    /// Requests still to answer, this one included, that search: both
-    /// phases of every round before the last.
-    fn requests_left(tracker: &Tracker, phase: u32) -> u32 {
-        let searching_rounds =
-            tracker.params.rounds.saturating_sub(1).saturating_sub(tracker.round);
-        (2 * searching_rounds).saturating_sub(phase)
-    }
-
     /// The value of each block of `offer` on the opponent's board: its best
     /// few placements by the value function, searched by the lookahead
     /// (a few milliseconds at most, so not charged to the request's work).
-    fn their_values(&self, tracker: &Tracker, offer: Offer, rounds_after: u32) -> [f64; 2] {
-        [offer.a, offer.b].map(|block| {
+    fn their_values(
+        &self,
+        tracker: &Tracker,
+        offer: Offer,
+        rounds_after: u32,
+        work: &mut u64,
+        deadline: Instant,
+    ) -> [f64; 2] {
+        let mut rankings = [offer.a, offer.b].map(|block| {
             let mut ranking = self.planner.rank(tracker.theirs.filled(), block, rounds_after);
             if self.features.opponent_lookahead {
                 // The few best placements by the value function, on the
                 // scale of this player's own values.
                 ranking.candidates.truncate(OPPONENT_CANDIDATES);
-                let mut work = u64::MAX;
-                let deadline = Instant::now() + Duration::from_secs(1);
-                self.planner.improve(&mut ranking, &mut work, deadline);
+                let mut unlimited = u64::MAX;
+                let far = Instant::now() + Duration::from_secs(1);
+                self.planner.improve(&mut ranking, &mut unlimited, far);
             }
-            ranking.best.0
-        })
+            ranking
+        });
+        if self.features.opponent_lookahead {
+            for ranking in &mut rankings {
+                self.planner.deepen(ranking, &self.futures, FUTURE_DEPTH, work, deadline);
+            }
+        }
+        same_scale(&rankings)
     }
 }
 
+/// The values of the two blocks of an offer on one board, on the same
+/// scale: by the sampled futures when both have them, else by the lookahead.
+fn same_scale(rankings: &[Ranking]) -> [f64; 2] {
+    if rankings.iter().all(|r| r.deep.len() >= 2) {
+        [rankings[0].choice().0, rankings[1].choice().0]
+    } else {
+        [rankings[0].best.0, rankings[1].best.0]
+    }
+}
+
+/// The standard normal distribution function (Abramowitz and Stegun
+/// 7.1.26 for erf, absolute error below 1.5e-7).
+fn normal_cdf(x: f64) -> f64 {
+    let z = x.abs() / std::f64::consts::SQRT_2;
+    let t = 1.0 / (1.0 + 0.327_591_1 * z);
+    let poly = t
+        * (0.254_829_592
+            + t * (-0.284_496_736
+                + t * (1.421_413_741 + t * (-1.453_152_027 + t * 1.061_405_429))));
+    let erf = 1.0 - poly * (-z * z).exp();
+    if x >= 0.0 {
+        0.5 * (1.0 + erf)
+    } else {
+        0.5 * (1.0 - erf)
+    }
+}
+
+/// The spread of the final lead around its expectation: a floor for the
+/// value function's error, and what each round's luck adds (both boards).
+const LEAD_SPREAD_FLOOR: f64 = 1.0;
+const LEAD_SPREAD_PER_ROUND: f64 = 2.5;
+
+/// The chance of winning (a draw counting half) with an expected final
+/// lead of `lead` points and `rounds_after` rounds to play: exact when none
+/// is left, else normal around the expectation.
+fn win_chance(lead: f64, rounds_after: u32) -> f64 {
+    if rounds_after == 0 {
+        return if lead > 1e-9 {
+            1.0
+        } else if lead < -1e-9 {
+            0.0
+        } else {
+            0.5
+        };
+    }
+    let spread = (LEAD_SPREAD_FLOOR.powi(2)
+        + LEAD_SPREAD_PER_ROUND.powi(2) * f64::from(rounds_after))
+    .sqrt();
+    normal_cdf(lead / spread)
+}
+
 /// The auction as a matrix game: rows are this player's (block, bet), columns
-/// the opponent's, entries this player's expected lead in points.
+/// the opponent's, entries `outcome` of this player's expected lead in
+/// points (`mine` and `theirs` are both boards' expected points with each
+/// block, `lead` what the chips already add to the lead).
 fn auction_payoffs(
     offer: Offer,
     mine: [f64; 2],
     theirs: [f64; 2],
     my_bets: u32,
     their_bets: u32,
+    outcome: impl Fn(f64) -> f64,
 ) -> (Vec<(Block, u32)>, Vec<Vec<f64>>) {
     let choices = |most: u32| -> Vec<(usize, u32)> {
         (0..2).flat_map(|c| (0..=most).map(move |x| (c, x))).collect()
@@ -305,9 +615,11 @@ fn auction_payoffs(
     let rows = choices(my_bets);
     let columns = choices(their_bets);
     let lead = |my_block: usize, my_paid: u32, their_block: usize, their_paid: u32| {
-        mine[my_block]
-            - theirs[their_block]
-            - CHIP_POINTS * (f64::from(my_paid) - f64::from(their_paid))
+        outcome(
+            mine[my_block]
+                - theirs[their_block]
+                - CHIP_POINTS * (f64::from(my_paid) - f64::from(their_paid)),
+        )
     };
     let payoff = rows
         .iter()
@@ -336,7 +648,7 @@ impl Strategy for Strong {
     fn bet(&mut self, tracker: &Tracker, offer: Offer) -> Bet {
         let start = Instant::now();
         let rounds_after = tracker.rounds_after();
-        let (mut work, deadline) = allowance(tracker, start, Self::requests_left(tracker, 0));
+        let (mut work, deadline) = allowance(tracker, start, 0);
         if !self.features.lookahead {
             work = 0;
         }
@@ -354,13 +666,32 @@ impl Strategy for Strong {
                 work += step;
             }
         }
-        let my_values = [rankings[0].best.0, rankings[1].best.0];
+        self.futures = if self.features.futures && rounds_after >= 2 {
+            sample_futures(&tracker.params, rounds_after, FUTURES, &mut self.rng)
+        } else {
+            Vec::new()
+        };
+        // The opponent's blocks, by the same futures, are valued first (they
+        // are few); then this player's candidates, alternating.
+        let their_values = self.their_values(tracker, offer, rounds_after, &mut work, deadline);
+        let mut progress = true;
+        while progress && work > 0 && Instant::now() < deadline {
+            progress = false;
+            for ranking in &mut rankings {
+                if let Some(evaluated) =
+                    self.planner.deepen_one(ranking, &self.futures, FUTURE_DEPTH)
+                {
+                    work = work.saturating_sub(evaluated);
+                    progress = true;
+                }
+            }
+        }
+        let my_values = same_scale(&rankings);
         if !self.features.equilibrium_bets {
             self.pending = rankings;
             let block = if my_values[0] >= my_values[1] { offer.a } else { offer.b };
             return Bet { block, chips: 0 };
         }
-        let their_values = self.their_values(tracker, offer, rounds_after);
         self.pending = rankings;
         self.their_chips_before = tracker.their_chips;
         let max_bet = tracker.params.max_bet;
@@ -374,12 +705,21 @@ impl Strategy for Strong {
             Some(0) => 0,
             Some(top) => top + 1,
         };
+        let chips_lead = CHIP_POINTS * (f64::from(tracker.chips) - f64::from(tracker.their_chips));
+        let win_chances = self.features.win_chance;
         let (rows, payoff) = auction_payoffs(
             offer,
             my_values,
             their_values,
             max_bet.min(tracker.chips),
             max_bet.min(tracker.their_chips).min(their_limit),
+            |lead| {
+                if win_chances {
+                    win_chance(lead + chips_lead, rounds_after)
+                } else {
+                    lead
+                }
+            },
         );
         let solution = matrix::solve(&payoff);
         let mut draw = (self.rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
@@ -398,7 +738,7 @@ impl Strategy for Strong {
         let start = Instant::now();
         let paid = self.their_chips_before.saturating_sub(tracker.their_chips);
         self.their_top_bet = Some(self.their_top_bet.unwrap_or(0).max(paid));
-        let (mut work, deadline) = allowance(tracker, start, Self::requests_left(tracker, 1));
+        let (mut work, deadline) = allowance(tracker, start, 1);
         if !self.features.lookahead {
             work = 0;
         }
@@ -411,7 +751,25 @@ impl Strategy for Strong {
         };
         self.pending.clear();
         self.planner.improve(&mut ranking, &mut work, deadline);
-        let mask = ranking.best.1;
+        if self.features.futures {
+            self.planner.deepen(&mut ranking, &self.futures, FUTURE_DEPTH, &mut work, deadline);
+            // What is left of the share: the best few by more futures.
+            while work > 0 && Instant::now() < deadline && ranking.rounds_after >= 2 {
+                let batch =
+                    sample_futures(&tracker.params, ranking.rounds_after, FUTURES, &mut self.rng);
+                if !self.planner.refine(
+                    &mut ranking,
+                    REFINED,
+                    &batch,
+                    FUTURE_DEPTH,
+                    &mut work,
+                    deadline,
+                ) {
+                    break;
+                }
+            }
+        }
+        let mask = ranking.choice().1;
         (mask != 0).then_some(mask)
     }
 }
@@ -434,6 +792,7 @@ pub fn with_features(params: Params, seed: u64, features: Features) -> Box<dyn P
             pending: Vec::new(),
             their_chips_before: params.chips,
             their_top_bet: None,
+            futures: Vec::new(),
         },
     )
 }
@@ -467,8 +826,8 @@ mod tests {
         let offer = Offer { a: Block::L4, b: Block::X5 };
         let mine = [30.0, 34.5];
         let theirs = [41.0, 40.0];
-        let (rows, payoff) = auction_payoffs(offer, mine, theirs, 3, 5);
-        let (columns, _) = auction_payoffs(offer, theirs, mine, 5, 3);
+        let (rows, payoff) = auction_payoffs(offer, mine, theirs, 3, 5, |lead| lead);
+        let (columns, _) = auction_payoffs(offer, theirs, mine, 5, 3, |lead| lead);
         assert_eq!((rows.len(), columns.len()), (8, 12));
         let value =
             |values: [f64; 2], block: Block| if block == offer.a { values[0] } else { values[1] };
@@ -493,6 +852,110 @@ mod tests {
                     bets[Side::Second]
                 );
             }
+        }
+    }
+
+    #[test]
+    fn sampled_futures_draw_as_the_judge() {
+        let mut rng = GameRng::new(11);
+        let futures = sample_futures(&Params::LARGE, 10, 2000, &mut rng);
+        let mut seen = [0u32; 21];
+        let mut lucky = 0;
+        for future in &futures {
+            assert_eq!(future.rounds.len(), 10);
+            for &(a, b, l) in &future.rounds {
+                assert_ne!(a, b);
+                seen[a.index()] += 1;
+                seen[b.index()] += 1;
+                lucky += u32::from(l);
+            }
+        }
+        // 20,000 offers: each block in 2/21 of them, the better had 80%.
+        for count in seen {
+            assert!((count as f64 - 40_000.0 / 21.0).abs() < 150.0, "{seen:?}");
+        }
+        assert!((f64::from(lucky) / 20_000.0 - PREFERRED_SHARE).abs() < 0.01);
+    }
+
+    #[test]
+    fn rollouts_play_the_future_greedily_to_the_exact_score() {
+        // The same rollout replayed with the rules' own placements and
+        // scoring: each block of the offer put where the value function
+        // likes it best, the better or the worse one had as the future says.
+        let planner = Planner::new(&Params::LARGE, Weights::DEFAULT);
+        let evaluator = &planner.evaluator;
+        let mut rng = GameRng::new(5);
+        let start: crate::rules::Board =
+            "##..#../##..#../....###/##...../##..##./....##./#......".parse().unwrap();
+        for future in sample_futures(&Params::LARGE, 4, 20, &mut rng) {
+            let mut board = start;
+            for (step, &(a, b, lucky)) in future.rounds.iter().enumerate() {
+                let after = 4 - step as u32 - 1;
+                let best = |block: Block| {
+                    let mut best = (evaluator.value(board.filled(), after), 0u64);
+                    for mask in board.placements(block) {
+                        let v = evaluator.value(board.filled() | mask, after);
+                        if v > best.0 {
+                            best = (v, mask);
+                        }
+                    }
+                    best
+                };
+                let (va, vb) = (best(a), best(b));
+                let (better, worse) = if va.0 >= vb.0 { (va, vb) } else { (vb, va) };
+                board = board.with(if lucky { better.1 } else { worse.1 });
+            }
+            let (value, _) = planner.rollout(start.filled(), 4, &future, 4);
+            assert_eq!(value, f64::from(board.points()));
+            // Cut before any round is played: the value function alone.
+            let (cut, _) = planner.rollout(start.filled(), 4, &future, 0);
+            assert_eq!(cut, evaluator.value(start.filled(), 4));
+        }
+    }
+
+    #[test]
+    fn normal_cdf_matches_the_tables() {
+        // Standard normal table values.
+        let table = [
+            (0.0, 0.5),
+            (0.5, 0.691_462_461),
+            (1.0, 0.841_344_746),
+            (1.96, 0.975_002_105),
+            (-1.0, 0.158_655_254),
+            (-2.5, 0.006_209_665),
+            (3.0, 0.998_650_102),
+        ];
+        for (x, p) in table {
+            assert!((normal_cdf(x) - p).abs() < 2e-7, "{x}: {} vs {p}", normal_cdf(x));
+        }
+        // The last round is decided exactly, a draw counting half.
+        assert_eq!(win_chance(0.5, 0), 1.0);
+        assert_eq!(win_chance(0.0, 0), 0.5);
+        assert_eq!(win_chance(-0.5, 0), 0.0);
+        assert!(win_chance(3.0, 1) > 0.5 && win_chance(3.0, 5) < win_chance(3.0, 1));
+    }
+
+    #[test]
+    fn request_shares_spend_the_clock_by_weight() {
+        // Spending each request's share of what is left spends everything
+        // by the last searching request, each request in proportion to
+        // (rounds after + 1)^2.
+        let rounds = 12;
+        let mut left = 1.0;
+        let mut spent = Vec::new();
+        for round in 0..rounds {
+            for phase in 0..2 {
+                let spend = left * request_share(rounds, round, phase);
+                spent.push(spend);
+                left -= spend;
+            }
+        }
+        assert!(left.abs() < 1e-12, "{left}");
+        let total: f64 = (1..rounds).map(|after| 2.0 * f64::from(after + 1).powi(2)).sum();
+        for (i, spend) in spent.iter().enumerate() {
+            let after = rounds - (i as u32 / 2) - 1;
+            let expected = if after == 0 { 0.0 } else { f64::from(after + 1).powi(2) / total };
+            assert!((spend - expected).abs() < 1e-12, "request {i}: {spend} vs {expected}");
         }
     }
 

@@ -2,9 +2,10 @@
 //! ratings to, and each game's statement in brief.
 //!
 //! The anchors' ratings (logistic Elo, `random` = 0) come from a league of
-//! the four levels among themselves at the contest clock, written into the
-//! README with its command; they are fixed so that a participant's rating
-//! means the same from the first game to the last.
+//! the four levels among themselves (`versus league GAME builtin:random
+//! builtin:greedy builtin:MID builtin:strong --games 20 --time-ms 1000`,
+//! 120 games; the README has the figures); they are fixed so that a
+//! participant's rating means the same from the first game to the last.
 
 use versus_core::Game;
 
@@ -22,15 +23,15 @@ pub fn levels(game: &dyn Game) -> &'static [Level] {
     match game.name() {
         "bacteria-war" => &[
             Level { name: "random", elo: 0.0 },
-            Level { name: "greedy", elo: 520.0 },
-            Level { name: "ab4", elo: 900.0 },
-            Level { name: "strong", elo: 1400.0 },
+            Level { name: "greedy", elo: 530.0 },
+            Level { name: "ab4", elo: 1010.0 },
+            Level { name: "strong", elo: 1273.0 },
         ],
         "domineering" => &[
             Level { name: "random", elo: 0.0 },
-            Level { name: "greedy", elo: 420.0 },
-            Level { name: "ab4", elo: 800.0 },
-            Level { name: "strong", elo: 1250.0 },
+            Level { name: "greedy", elo: 571.0 },
+            Level { name: "ab4", elo: 773.0 },
+            Level { name: "strong", elo: 1344.0 },
         ],
         "connexion" => &[
             Level { name: "random", elo: 0.0 },

@@ -64,13 +64,6 @@ impl Game for DomineeringGame {
             "ab4" => BuiltinAgent::fixed_depth(4, seed),
             "strong" => BuiltinAgent::strong(Features::default(), seed),
             "strong-v1" => BuiltinAgent::strong_v1(seed),
-            "strong-noready" => BuiltinAgent::strong(
-                Features { ready_thinking: false, ..Features::default() },
-                seed,
-            ),
-            "strong-oldeval" => {
-                BuiltinAgent::strong(Features { safe_eval: false, ..Features::default() }, seed)
-            }
             "ref-ab" => BuiltinAgent::ref_ab(seed),
             _ => return None,
         };

@@ -404,6 +404,10 @@ pub struct Features {
     pub tempo_eighths: i32,
     /// Search the opening position during READY (the agent's choice).
     pub ready_thinking: bool,
+    /// Try a proof only with at most this many empty cells (64: always, as
+    /// `strong-v1` did, which spent half of every opening move on a proof
+    /// that could not finish).
+    pub solve_from: u32,
 }
 
 impl Default for Features {
@@ -415,7 +419,8 @@ impl Default for Features {
             bounds: true,
             safe_eval: true,
             tempo_eighths: 4,
-            ready_thinking: true,
+            ready_thinking: false,
+            solve_from: 64,
         }
     }
 }
@@ -841,7 +846,8 @@ impl Engine {
             versus_core::Side::First => 3 - lead,
             versus_core::Side::Second => -2 - lead,
         };
-        if limits.try_solve && self.features.solve {
+        let empties = state.empty().count_ones();
+        if limits.try_solve && self.features.solve && empties <= self.features.solve_from {
             self.deadline = Some(limits.solve_deadline);
             self.aborted = false;
             let target = needed * SCALE;

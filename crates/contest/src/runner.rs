@@ -319,11 +319,7 @@ fn queue_finals(
     if pending.iter().any(|m| m.kind == MatchKind::Final) {
         return Ok(false);
     }
-    let played = db
-        .matches(game.name(), None, usize::MAX)?
-        .iter()
-        .filter(|m| m.kind == MatchKind::Final)
-        .count();
+    let played = finals_played(db, game)?;
     let rows = leaderboard(game, entries, &db.results(game.name())?, hidden, None);
     let mut queued = false;
     let mut budget = config.settings.final_games.saturating_sub(played);
@@ -347,6 +343,15 @@ fn queue_finals(
     Ok(queued)
 }
 
+/// How many final games of `game` there are (any state).
+fn finals_played(db: &Db, game: &dyn Game) -> Result<usize, ContestError> {
+    Ok(db
+        .matches(game.name(), None, usize::MAX)?
+        .iter()
+        .filter(|m| m.kind == MatchKind::Final)
+        .count())
+}
+
 /// Whether finals are over for `game`: none queued or running and none to
 /// queue (the top entries separated, or the budget spent). Only meaningful
 /// after the end.
@@ -355,11 +360,7 @@ pub fn finals_over(db: &Db, game: &dyn Game, settings: &Settings) -> Result<bool
     if pending.iter().any(|m| m.kind == MatchKind::Final) {
         return Ok(false);
     }
-    let played = db
-        .matches(game.name(), None, usize::MAX)?
-        .iter()
-        .filter(|m| m.kind == MatchKind::Final)
-        .count();
+    let played = finals_played(db, game)?;
     if played + 2 > settings.final_games {
         return Ok(true);
     }

@@ -135,16 +135,21 @@ impl Browser {
         }
     }
 
-    /// A real click on the element `css` selects.
-    fn click(&self, css: &str) {
+    /// The WebDriver id of the element `css` selects.
+    fn element(&self, css: &str) -> String {
         let found =
             self.call("POST", "/element", Some(json!({ "using": "css selector", "value": css })));
-        let id = found
+        found
             .as_object()
             .and_then(|o| o.values().next())
             .and_then(Value::as_str)
-            .unwrap()
-            .to_owned();
+            .unwrap_or_else(|| panic!("no element {css}: {found}"))
+            .to_owned()
+    }
+
+    /// A real click on the element `css` selects.
+    fn click(&self, css: &str) {
+        let id = self.element(css);
         self.call("POST", &format!("/element/{id}/click"), Some(json!({})));
     }
 
@@ -459,14 +464,7 @@ fn registered_agents_are_offered_where_they_can_be_used() {
 impl Browser {
     /// Types `text` into the element `css` selects (a file path, for a file input).
     fn type_into(&self, css: &str, text: &str) {
-        let found =
-            self.call("POST", "/element", Some(json!({ "using": "css selector", "value": css })));
-        let id = found
-            .as_object()
-            .and_then(|o| o.values().next())
-            .and_then(Value::as_str)
-            .unwrap()
-            .to_owned();
+        let id = self.element(css);
         self.call("POST", &format!("/element/{id}/value"), Some(json!({ "text": text })));
     }
 

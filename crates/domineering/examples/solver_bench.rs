@@ -1,5 +1,5 @@
 //! How long the exact solver takes, by number of empty cells:
-//! `cargo run --release -p versus-domineering --example solver_bench [positions per size] [largest size] [nosplit]`.
+//! `cargo run --release -p versus-domineering --example solver_bench [positions per size] [largest size] [nosplit] [nobounds]`.
 //!
 //! Positions come from random placements (no passes) on random values, the
 //! way the issue asks, and from greedy play (random tie-breaks), whose end
@@ -28,10 +28,11 @@ fn position(rng: &mut GameRng, empties: u32, policy: Policy) -> Option<State> {
 fn main() {
     let words: Vec<String> = std::env::args().skip(1).collect();
     let split = !words.iter().any(|w| w == "nosplit");
+    let bounds = !words.iter().any(|w| w == "nobounds");
     let args: Vec<u32> = words.iter().filter_map(|a| a.parse().ok()).collect();
     let per_size = args.first().copied().unwrap_or(50);
     let largest = args.get(1).copied().unwrap_or(28);
-    let features = Features { split, ..Features::default() };
+    let features = Features { split, bounds, ..Features::default() };
     println!("| play | empty cells | positions | exact: mean ms | max ms | mean nodes | win/loss: mean ms | max ms |");
     println!("|---|---:|---:|---:|---:|---:|---:|---:|");
     for (name, policy) in [("random", Policy::Random), ("greedy", Policy::Greedy)] {

@@ -35,8 +35,9 @@ fn solve4(mut a: [[f64; 4]; 4], mut b: [f64; 4]) -> [f64; 4] {
         for row in 0..4 {
             if row != col {
                 let f = a[row][col] / a[col][col];
-                for k in 0..4 {
-                    a[row][k] -= f * a[col][k];
+                let pivot_row = a[col];
+                for (x, p) in a[row].iter_mut().zip(pivot_row) {
+                    *x -= f * p;
                 }
                 b[row] -= f * b[col];
             }

@@ -47,6 +47,10 @@ fn main() {
     let start = Instant::now();
     let (mut cells, mut squares, mut points) = (0u64, 0u64, 0u64);
     let mut histogram = [0u32; 8];
+    // Per rounds-after: (value of the board kept, final points) pairs, to
+    // see how well the value function predicts the final score.
+    let mut predictions: Vec<Vec<(f64, f64)>> = vec![Vec::new(); params.rounds as usize];
+    let mut kept = Vec::new();
     for seed in 0..games {
         let mut offers = GameRng::stream(seed, 0);
         let mut luck = GameRng::stream(seed, 7);
@@ -102,8 +106,12 @@ fn main() {
             let (better, worse) = if a.0 >= b.0 { (a, b) } else { (b, a) };
             let got = if luck.below(10) < 8 { better } else { worse };
             filled |= got.1;
+            kept.push((rounds_after, planner.evaluator.value(filled, rounds_after)));
         }
         let board = versus_betris::rules::Board::empty(7).with(filled);
+        for (after, value) in kept.drain(..) {
+            predictions[after as usize].push((value, f64::from(board.points())));
+        }
         cells += u64::from(board.filled_count());
         squares += u64::from(board.largest_square().pow(2));
         points += u64::from(board.points());
@@ -118,4 +126,21 @@ fn main() {
         histogram,
         start.elapsed().as_secs_f64() * 1000.0 / g
     );
+    // Least squares final = a + b * value per rounds-after, and the error
+    // of the value itself.
+    for (after, pairs) in predictions.iter().enumerate().skip(1) {
+        let n = pairs.len() as f64;
+        let (mx, my) = pairs.iter().fold((0.0, 0.0), |(x, y), p| (x + p.0 / n, y + p.1 / n));
+        let sxx: f64 = pairs.iter().map(|p| (p.0 - mx).powi(2)).sum();
+        let sxy: f64 = pairs.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
+        let syy: f64 = pairs.iter().map(|p| (p.1 - my).powi(2)).sum();
+        let b = sxy / sxx;
+        let rmse = (pairs.iter().map(|p| (p.1 - p.0).powi(2)).sum::<f64>() / n).sqrt();
+        println!(
+            "rounds after {after:2}: bias {:+.2} rmse {rmse:.2} | fit final = {:.2} + {b:.3} v, r2 {:.3}",
+            my - mx,
+            my - b * mx,
+            sxy * sxy / (sxx * syy)
+        );
+    }
 }

@@ -131,8 +131,6 @@ impl Game for BetrisGame {
             "fair" => Some(agents::fair(self.params, seed)),
             "strong" => Some(strong::strong(self.params, seed)),
             "strong-v1" => Some(strong_v1::strong_v1(self.params, seed)),
-            // Temporary, for SPRTs of one feature (not listed).
-            "strong-dev" => Some(strong::with_features(self.params, seed, strong::Features::DEV)),
             _ => None,
         }
     }

@@ -91,3 +91,15 @@ fn full_search_p5_on_empty_board() -> u64 {
     planner.improve(&mut ranking, &mut work, deadline);
     u64::MAX - work
 }
+
+/// One candidate valued by `strong`'s 64 sampled futures of 3 rounds, on a
+/// half-full board with 6 rounds to go and on the empty board with 11.
+#[divan::bench(args = ["half-full", "empty"], sample_count = 20)]
+fn sampled_futures(bencher: Bencher, board: &str) {
+    let planner = Planner::new(&Params::LARGE, Weights::DEFAULT);
+    let (filled, rounds) = if board == "empty" { (0, 11) } else { (half_full().filled(), 6) };
+    let mut rng = versus_core::GameRng::new(1);
+    let futures = versus_betris::strong::sample_futures(&Params::LARGE, rounds, 64, &mut rng);
+    let far = std::time::Instant::now() + std::time::Duration::from_secs(3600);
+    bencher.bench(|| planner.rollouts(black_box(filled), rounds, &futures, 3, far));
+}

@@ -1,23 +1,30 @@
 //! The `strong` agent: a value function of the board, a one-round
-//! expectimax over the next offer, and bets from the equilibrium of each
-//! round's auction.
+//! expectimax over the next offer, sampled futures of the coming rounds for
+//! the best candidates, and bets from the equilibrium of each round's
+//! auction. `strong-v1` ([`crate::strong_v1`]) is this agent before the
+//! sampled futures and the clock by round weight.
 //!
 //! - [`eval`]: the value of a board, its expected final points.
 //! - [`Planner`]: every placement of a block (and the pass) ranked by that
-//!   value, the best ones then by the expectation over the next offer of the
-//!   best reply to it ([`Planner::lookahead`]).
+//!   value, then by the expectation over the next offer of the best reply to
+//!   it ([`Planner::lookahead`]), then, best first, by the mean over sampled
+//!   futures (the same for every candidate) of a few rounds played greedily
+//!   with the value function at the leaf ([`Planner::deepen`]); time left in
+//!   the placement phase re-values the best few by fresh futures
+//!   ([`Planner::refine`]).
 //! - [`matrix`]: an exact solver of zero-sum matrix games; each auction is
 //!   one (a block and a bet for each player), with payoffs from both boards'
 //!   values and the chips paid, and the agent samples its mixed strategy
 //!   with its own seeded generator. The opponent's board (followed from the
 //!   `OPP` lines) is valued like its own, its best few placements by the
-//!   lookahead; its bets are assumed to stay within what it has been seen
-//!   to pay (one chip more once it has paid any).
+//!   lookahead and the same futures; its bets are assumed to stay within
+//!   what it has been seen to pay (one chip more once it has paid any).
 //!
 //! Time: each request that searches (both phases of every round but the
-//! last, whose placement is exact) gets an equal share of 75% of the clock
-//! left, as work counted in boards evaluated (so the game depends on the
-//! seeds and the clock readings only) with a wall-clock deadline as a guard.
+//! last, whose placement is exact) gets its round's weight's share of 90%
+//! of the clock left less 150 ms (`request_share`), as work counted in
+//! boards evaluated (so the game depends on the seeds and the clock readings
+//! only) with a wall-clock deadline at the share as a guard.
 //! Each feature was kept after an SPRT against the agent without it (see
 //! [`Features`]).
 
@@ -149,7 +156,7 @@ pub struct Future {
 }
 
 /// `count` futures of `rounds` rounds: offers drawn as the judge draws them,
-/// the better block had with [`PREFERRED_SHARE`].
+/// the better block had with `PREFERRED_SHARE` (0.8).
 #[must_use]
 pub fn sample_futures(
     params: &Params,

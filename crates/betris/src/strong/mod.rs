@@ -481,9 +481,9 @@ fn request_share(rounds: u32, round: u32, phase: u32) -> f64 {
 
 /// What a request may spend: its [`request_share`] of what is usable (the
 /// clock left, less [`RESERVE_MS`], times [`SPEND`]). Gives the work (boards
-/// to evaluate) and a deadline at the share itself, so that a loaded
-/// machine, which makes every request run to its deadline, still ends the
-/// game with a tenth of the clock and [`RESERVE_MS`] left.
+/// to evaluate) and a deadline at the share itself (checked between
+/// candidates and every few futures), so that even on a loaded machine,
+/// where every request runs to its deadline, [`RESERVE_MS`] is never spent.
 fn allowance(tracker: &Tracker, start: Instant, phase: u32) -> (u64, Instant) {
     let usable = ((tracker.my_time as f64 - RESERVE_MS) * SPEND).max(0.0);
     let share_ms = usable * request_share(tracker.params.rounds, tracker.round, phase);

@@ -9,7 +9,8 @@
 //! - [`protocol`]: every line of the conversation as a typed value.
 //! - [`referee`]: the judge's logic (values, clocks, verdicts).
 //! - [`agents`]: the built-in players: `random`, `greedy`, `ab4` (a
-//!   fixed-depth reference) and `strong`.
+//!   fixed-depth reference), `strong`, and the reference levels `strong-v1`
+//!   ([`strong_v1`], frozen) and `ref-ab` ([`ref_ab`], independent).
 //! - [`search`]: the engine of `strong` (an exact end-game solver and
 //!   iterative deepening) and the search of `ab4`.
 

@@ -32,11 +32,14 @@ pub struct Settings {
     pub final_top: usize,
     /// Final games at most, per contest.
     pub final_games: usize,
+    /// Games an entry alone in its game plays against the levels, at most
+    /// (with nobody to meet, more games only burn the host's CPU).
+    pub solo_games: u64,
 }
 
 impl Default for Settings {
     fn default() -> Settings {
-        Settings { in_flight: 4, queued: 4, final_top: 8, final_games: 200 }
+        Settings { in_flight: 4, queued: 4, final_top: 8, final_games: 200, solo_games: 200 }
     }
 }
 
@@ -147,12 +150,16 @@ pub fn next_pairing(
         .map(|&id| Player::Submission(id))
         .filter(|p| room(p))
         .min_by_key(|p| (games(p), p.submission()))?;
-    let mut others: Vec<Player> =
-        entries.iter().map(|&id| Player::Submission(id)).filter(|p| *p != me && room(p)).collect();
-    if others.is_empty() {
-        // Alone in the contest: the levels are its opponents.
-        others = fit.players.iter().filter(|p| p.submission().is_none()).cloned().collect();
-    }
+    let mut others: Vec<Player> = if entries.len() == 1 {
+        // Alone in the contest: the levels are its opponents, for a while.
+        if games(&me) >= settings.solo_games {
+            return None;
+        }
+        fit.players.iter().filter(|p| p.submission().is_none()).cloned().collect()
+    } else {
+        // Others busy: wait for them rather than fill the queue with levels.
+        entries.iter().map(|&id| Player::Submission(id)).filter(|p| *p != me && room(p)).collect()
+    };
     let mine = rating(&me);
     others.sort_by(|a, b| {
         (rating(a) - mine).abs().total_cmp(&(rating(b) - mine).abs()).then(a.cmp(b))
@@ -279,9 +286,15 @@ mod tests {
         let busy: HashMap<Player, usize> =
             entries.iter().map(|&id| (Player::Submission(id), 3)).collect();
         assert_eq!(next_pairing(&entries, &fit, &busy, &settings, 0), None);
-        // Alone: the nearest level.
+        // Alone: the nearest level, until it has played enough.
         let alone = next_pairing(&[a], &fit, &HashMap::new(), &settings, 0);
         assert_eq!(alone, Some((Player::Submission(a), Player::Builtin("random".into()))));
+        let enough = Settings { solo_games: 30, ..settings };
+        assert_eq!(next_pairing(&[a], &fit, &HashMap::new(), &enough, 0), None);
+        // The others all busy: nothing, not a level.
+        let busy: HashMap<Player, usize> =
+            [(Player::Submission(b), 4), (Player::Submission(c), 4)].into();
+        assert_eq!(next_pairing(&entries, &fit, &busy, &settings, 0), None);
     }
 
     #[test]

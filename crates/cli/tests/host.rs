@@ -13,6 +13,11 @@ use versus_contest::{Db, SubmissionId, SubmissionState};
 
 const VERSUS: &str = env!("CARGO_BIN_EXE_versus");
 
+/// The tests of this file one at a time: each host plays games with both
+/// CPUs pinned, and the hostile bot's verdict depends on when its memory runs
+/// out, which a second host's games would shift.
+static ONE_HOST: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 fn folder(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("versus-host-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -92,6 +97,7 @@ fn finished(db: &Db) -> Finished {
 
 #[test]
 fn a_submitted_starter_is_placed_and_rated_and_a_killed_host_loses_nothing() {
+    let _one = ONE_HOST.lock().unwrap_or_else(|e| e.into_inner());
     let dir = folder("restart");
     let made = versus(&dir, &["new", "domineering", "--lang", "cpp", "bot"]);
     assert!(made.status.success(), "{}", text(&made.stderr));
@@ -183,6 +189,7 @@ fn a_submitted_starter_is_placed_and_rated_and_a_killed_host_loses_nothing() {
 /// while it runs.
 #[test]
 fn a_hostile_submission_is_rejected_with_its_verdict_and_pages_keep_coming() {
+    let _one = ONE_HOST.lock().unwrap_or_else(|e| e.into_inner());
     let dir = folder("hostile");
     std::fs::write(
         dir.join("hog.cpp"),

@@ -22,6 +22,8 @@ pub mod referee;
 pub mod rules;
 pub mod search;
 pub mod strong_v1;
+#[cfg(test)]
+mod test_support;
 
 use versus_core::{ConfigError, Game, GameConfig, ProtocolAgent, Referee};
 

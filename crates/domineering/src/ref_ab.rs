@@ -517,44 +517,7 @@ mod tests {
     use versus_core::GameRng;
 
     use super::*;
-
-    /// Every move tried, passes included, on the rules alone.
-    fn exact(state: &State, memo: &mut HashMap<State, i32>) -> i32 {
-        if state.is_over() {
-            return 0;
-        }
-        if let Some(&v) = memo.get(state) {
-            return v;
-        }
-        let me = state.side_to_move();
-        let mut best = i32::MIN;
-        for mv in state.legal_moves() {
-            let mut next = *state;
-            next.play_unchecked(mv);
-            let gain = next.points(me) as i32 - state.points(me) as i32;
-            best = best.max(gain - exact(&next, memo));
-        }
-        memo.insert(*state, best);
-        best
-    }
-
-    fn position(rng: &mut GameRng, empties: u32) -> State {
-        let mut state = State::new(Values::random(rng));
-        while state.empty().count_ones() > empties && !state.is_over() {
-            let moves: Vec<Move> =
-                state.legal_moves().into_iter().filter(|m| *m != Move::Pass).collect();
-            let mv = if moves.is_empty() {
-                Move::Pass
-            } else {
-                moves[rng.below(moves.len() as u64) as usize]
-            };
-            state.play_unchecked(mv);
-        }
-        if rng.coin() && !state.is_over() {
-            state.play_unchecked(Move::Pass);
-        }
-        state
-    }
+    use crate::test_support::{brute_force, random_position};
 
     #[test]
     fn packings_match_a_slow_count() {
@@ -598,8 +561,8 @@ mod tests {
         let mut rng = GameRng::new(17);
         let mut memo = HashMap::new();
         for round in 0..250 {
-            let state = position(&mut rng, 10 + round % 7);
-            let truth = exact(&state, &mut memo);
+            let state = random_position(&mut rng, 10 + round % 7);
+            let truth = brute_force(&state, &mut memo);
             let mut engine = RefEngine::with_table(state.values(), 12);
             if !state.is_over() && !state.legal_moves().is_empty() {
                 let b = engine.bounds(
@@ -623,14 +586,14 @@ mod tests {
         let mut memo = HashMap::new();
         let mut wins = 0;
         for _ in 0..60 {
-            let state = position(&mut rng, 14);
+            let state = random_position(&mut rng, 14);
             if state.is_over() || state.legal_moves().len() < 2 {
                 continue;
             }
             let me = state.side_to_move();
             let lead = state.points(me) as i32 - state.points(me.opponent()) as i32;
             let needed = if me.index() == 0 { 3 - lead } else { -2 - lead };
-            if exact(&state, &mut memo) < needed {
+            if brute_force(&state, &mut memo) < needed {
                 continue;
             }
             wins += 1;
@@ -639,7 +602,7 @@ mod tests {
             let mut next = state;
             next.play(mv).unwrap();
             let gain = next.points(me) as i32 - state.points(me) as i32;
-            assert!(gain - exact(&next, &mut memo) >= needed, "{state}: {mv}");
+            assert!(gain - brute_force(&next, &mut memo) >= needed, "{state}: {mv}");
         }
         assert!(wins > 10, "{wins}");
     }

@@ -266,22 +266,28 @@ fn schedule(config: &Config, db: &mut Db, _stop: &AtomicBool) -> Result<bool, Co
     let now = now_ms();
     let window = db.window()?;
     for game in versus_games::all() {
+        // An idle tick reads only the pending games; the rest is read when
+        // there is room to queue.
         let pending = db.pending(game.name())?;
-        let entries = db.entries(game.name())?;
-        let hidden = hidden(db, game.name())?;
-        let results = db.results(game.name())?;
         if window.ended(now) {
-            busy |= queue_finals(config, db, game, &pending, &entries, &hidden)?;
+            busy |= queue_finals(config, db, game, &pending)?;
             continue;
         }
-        let mut in_flight = policy::in_flight(&pending);
         let mut queued = pending.iter().filter(|m| m.kind == MatchKind::Rated).count();
-        let rated: Vec<SubmissionId> =
-            entries.iter().filter(|s| s.state == SubmissionState::Rated).map(|s| s.id).collect();
-        if rated.is_empty() || queued >= config.settings.queued {
+        if queued >= config.settings.queued {
             continue;
         }
-        let fitted = fit(game, &results, &hidden);
+        let rated: Vec<SubmissionId> = db
+            .entries(game.name())?
+            .iter()
+            .filter(|s| s.state == SubmissionState::Rated)
+            .map(|s| s.id)
+            .collect();
+        if rated.is_empty() {
+            continue;
+        }
+        let fitted = fit(game, &db.results(game.name())?, &hidden(db, game.name())?);
+        let mut in_flight = policy::in_flight(&pending);
         while queued < config.settings.queued {
             let turn = TURN.fetch_add(1, Ordering::Relaxed);
             let Some((a, b)) =
@@ -313,14 +319,12 @@ fn queue_finals(
     db: &mut Db,
     game: &dyn Game,
     pending: &[Match],
-    entries: &[Submission],
-    hidden: &HashSet<SubmissionId>,
 ) -> Result<bool, ContestError> {
     if pending.iter().any(|m| m.kind == MatchKind::Final) {
         return Ok(false);
     }
     let played = finals_played(db, game)?;
-    let rows = leaderboard(game, entries, &db.results(game.name())?, hidden, None);
+    let rows = current_board(db, game)?;
     let mut queued = false;
     let mut budget = config.settings.final_games.saturating_sub(played);
     for (a, b) in policy::final_pairs(&rows, config.settings.final_top) {
@@ -364,10 +368,13 @@ pub fn finals_over(db: &Db, game: &dyn Game, settings: &Settings) -> Result<bool
     if played + 2 > settings.final_games {
         return Ok(true);
     }
+    Ok(policy::final_pairs(&current_board(db, game)?, settings.final_top).is_empty())
+}
+
+/// The live leaderboard of `game` (no freeze).
+fn current_board(db: &Db, game: &dyn Game) -> Result<Vec<crate::rating::Row>, ContestError> {
     let entries = db.entries(game.name())?;
-    let rows =
-        leaderboard(game, &entries, &db.results(game.name())?, &hidden(db, game.name())?, None);
-    Ok(policy::final_pairs(&rows, settings.final_top).is_empty())
+    Ok(leaderboard(game, &entries, &db.results(game.name())?, &hidden(db, game.name())?, None))
 }
 
 /// The agent that plays `player`.

@@ -519,10 +519,8 @@ async fn submission(
         let chosen = db.chosen_entry(found.user, &found.game)?;
         let entry =
             db.entries(&found.game)?.into_iter().find(|s| s.user == found.user).map(|s| s.id);
-        let mut shown = found.public();
-        if !mine {
-            shown.source = None;
-        }
+        // The source and compiler output come from `/source`, owners only.
+        let shown = found.public();
         ok(json!({
             "submission": shown,
             "mine": mine,

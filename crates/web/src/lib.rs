@@ -55,26 +55,29 @@ impl AppState {
 
     /// A server that also offers the agents of `roster`, run under `limits`.
     pub fn with_agents(store: Option<Store>, roster: Roster, limits: Limits) -> Arc<AppState> {
+        AppState::build(store, roster, limits, None)
+    }
+
+    /// A contest host over `store` (the league's tables of the same file);
+    /// programs run under the contest's limits.
+    pub fn with_contest(store: Option<Store>, contest: contest::Contest) -> Arc<AppState> {
+        let limits = contest.config.limits.clone();
+        AppState::build(store, Roster::default(), limits, Some(contest))
+    }
+
+    fn build(
+        store: Option<Store>,
+        roster: Roster,
+        limits: Limits,
+        contest: Option<contest::Contest>,
+    ) -> Arc<AppState> {
         Arc::new(AppState {
             store: store.map(Mutex::new),
             sessions: Sessions::default(),
             roster,
             limits,
             programs: Arc::new(Semaphore::new(1)),
-            contest: None,
-        })
-    }
-
-    /// A contest host over `store` (the league's tables of the same file).
-    pub fn with_contest(store: Option<Store>, contest: contest::Contest) -> Arc<AppState> {
-        let limits = contest.config.limits.clone();
-        Arc::new(AppState {
-            store: store.map(Mutex::new),
-            sessions: Sessions::default(),
-            roster: Roster::default(),
-            limits,
-            programs: Arc::new(Semaphore::new(1)),
-            contest: Some(contest),
+            contest,
         })
     }
 }

@@ -5,6 +5,7 @@ use thiserror::Error;
 
 use crate::agent::ProtocolAgent;
 use crate::clock::TimeControl;
+use crate::params::Param;
 use crate::referee::Referee;
 
 /// Everything that decides a game before the agents speak.
@@ -47,4 +48,14 @@ pub trait Game: Sync {
     fn agent_names(&self) -> &'static [&'static str];
     /// A built-in agent; `seed` drives its own randomness, if it has any.
     fn agent(&self, name: &str, seed: u64) -> Option<Box<dyn ProtocolAgent>>;
+    /// The tunable parameters of built-in agent `name` (none by default).
+    fn params(&self, _name: &str) -> &'static [Param] {
+        &[]
+    }
+    /// A built-in agent with its parameters set: `values` holds one value
+    /// per [`Game::params`], in that order, each in its range (whole where
+    /// the parameter is an integer). [`crate::params::builtin_agent`] checks them.
+    fn agent_with(&self, name: &str, seed: u64, _values: &[f64]) -> Option<Box<dyn ProtocolAgent>> {
+        self.agent(name, seed)
+    }
 }

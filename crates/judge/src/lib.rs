@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use thiserror::Error;
 use versus_core::{
     play, BySide, ConfigError, Endpoint, Game, GameConfig, Header, LocalEndpoint, Outcome,
-    RecordLine, Side,
+    ParamError, RecordLine, Side,
 };
 
 pub use child::{ChildEndpoint, ChildSpec, Limits, SandboxSettings};
@@ -89,6 +89,8 @@ pub enum JudgeError {
     Language(String),
     #[error(transparent)]
     Config(#[from] ConfigError),
+    #[error(transparent)]
+    Params(ParamError),
     #[error("cannot write the record: {0}")]
     Record(#[from] io::Error),
 }
@@ -103,13 +105,13 @@ pub fn endpoint(
     side: Side,
 ) -> Result<Box<dyn Endpoint>, JudgeError> {
     match spec {
-        AgentSpec::Builtin { name, seed } => match game.agent(name, *seed) {
-            Some(agent) => Ok(Box::new(LocalEndpoint::new(agent))),
-            None => Err(JudgeError::UnknownAgent {
-                game: game.name().to_owned(),
-                name: name.clone(),
-                known: game.agent_names().join(", "),
-            }),
+        // `NAME?SETTINGS` sets the agent's declared parameters.
+        AgentSpec::Builtin { name, seed } => match versus_core::builtin_agent(game, name, *seed) {
+            Ok(agent) => Ok(Box::new(LocalEndpoint::new(agent))),
+            Err(ParamError::UnknownAgent { game, name, known }) => {
+                Err(JudgeError::UnknownAgent { game, name, known })
+            }
+            Err(error) => Err(JudgeError::Params(error)),
         },
         AgentSpec::Program(child) => {
             let child = match (&child.isolation, limits.sandbox.commands) {

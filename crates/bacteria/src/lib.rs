@@ -24,12 +24,12 @@ pub mod strong;
 
 pub use rules::{perft, perft_divide, Move, Square, State};
 
-use versus_core::{ConfigError, Game, GameConfig, ProtocolAgent, Referee};
+use versus_core::{ConfigError, Game, GameConfig, Param, ProtocolAgent, Referee};
 
 use crate::agents::{BuiltinAgent, Policy};
 use crate::referee::BacteriaReferee;
 use crate::search::Config;
-use crate::strong::Level;
+use crate::strong::{Level, TimeRules};
 
 /// Bacteria War in the game registry.
 #[derive(Clone, Copy, Debug, Default)]
@@ -70,9 +70,26 @@ impl Game for BacteriaGame {
             "random" => Policy::Random,
             "greedy" => Policy::Greedy,
             "ab4" => Policy::Search(Level::FixedDepth(4)),
-            "strong" => Policy::Search(Level::Strong(Config::STRONG)),
+            "strong" => Policy::Search(Level::Strong(Config::STRONG, TimeRules::STRONG)),
             _ => return None,
         };
         Some(Box::new(BuiltinAgent::new(policy, seed)))
+    }
+
+    fn params(&self, name: &str) -> &'static [Param] {
+        match name {
+            "strong" => &strong::STRONG_PARAMS,
+            _ => &[],
+        }
+    }
+
+    fn agent_with(&self, name: &str, seed: u64, values: &[f64]) -> Option<Box<dyn ProtocolAgent>> {
+        match name {
+            "strong" => Some(Box::new(BuiltinAgent::new(
+                Policy::Search(strong::strong_level(values)),
+                seed,
+            ))),
+            _ => self.agent(name, seed),
+        }
     }
 }

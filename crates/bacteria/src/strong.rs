@@ -4,21 +4,46 @@
 
 use std::time::Duration;
 
-use versus_core::GameRng;
+use versus_core::{GameRng, Param};
 
 use crate::rules::{Move, State, MAX_TURNS};
-use crate::search::{fixed_depth_best, Config, Limits, Position, Searcher};
+use crate::search::{fixed_depth_best, Config, Limits, Position, Searcher, Weights};
 
 /// How a searching agent picks its move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Level {
     /// Iterative deepening under the clock with the given settings.
-    Strong(Config),
+    Strong(Config, TimeRules),
     /// Alpha-beta to a fixed depth, material only.
     FixedDepth(u32),
 }
 
-/// The search limits for one move with `my_time_ms` left on the clock.
+/// How `strong` shares its clock among its moves (see [`move_limits_with`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeRules {
+    /// No new iteration starts after this share of a move's time, in per cent.
+    pub soft_percent: u32,
+    /// The search stops outright at this many move times, in tenths (or at a
+    /// fifth of the usable clock, whichever is less).
+    pub hard_tenths: u32,
+    /// The own moves still expected per empty cell, in per cent ...
+    pub moves_per_empty_percent: u32,
+    /// ... plus this many.
+    pub moves_extra: u32,
+}
+
+impl TimeRules {
+    /// `strong`'s rules.
+    pub const STRONG: TimeRules = TimeRules {
+        soft_percent: 60,
+        hard_tenths: 30,
+        moves_per_empty_percent: 60,
+        moves_extra: 4,
+    };
+}
+
+/// The search limits for one move with `my_time_ms` left on the clock, by
+/// `strong`'s rules ([`TimeRules::STRONG`]).
 ///
 /// The game is expected to last about `0.6 * empties + 4` more own moves
 /// (divisions fill the board, jumps and captures stretch it), at most the turns
@@ -29,20 +54,94 @@ pub enum Level {
 /// stops outright at three shares or a fifth of the usable clock.
 #[must_use]
 pub fn move_limits(my_time_ms: u64, state: &State) -> Limits {
+    move_limits_with(my_time_ms, state, &TimeRules::STRONG)
+}
+
+/// The search limits for one move under `rules` (see [`move_limits`], whose
+/// constants are [`TimeRules::STRONG`]'s).
+#[must_use]
+pub fn move_limits_with(my_time_ms: u64, state: &State, rules: &TimeRules) -> Limits {
     let own_moves_cap = u64::from(MAX_TURNS.saturating_sub(state.turns()) + 1) / 2;
     let reserve = 5 + own_moves_cap + my_time_ms / 20;
     let usable = my_time_ms.saturating_sub(reserve);
     let empties = u64::from(Position::from_state(state).empties());
-    let expected_moves = (empties * 6 / 10 + 4).min(own_moves_cap).max(1);
+    let expected_moves = (empties * u64::from(rules.moves_per_empty_percent) / 100
+        + u64::from(rules.moves_extra))
+    .min(own_moves_cap)
+    .max(1);
     let target = usable / expected_moves;
-    let hard = (target * 3).min(usable / 5).saturating_sub(1);
-    Limits::time(Duration::from_millis(target) * 6 / 10, Duration::from_millis(hard))
+    let hard = (target * u64::from(rules.hard_tenths) / 10).min(usable / 5).saturating_sub(1);
+    Limits::time(
+        Duration::from_millis(target) * rules.soft_percent / 100,
+        Duration::from_millis(hard),
+    )
+}
+
+/// The tunable parameters of `strong` (`builtin:strong?tempo=400&...`): its
+/// evaluation weights, each an opening and an ending value in hundredths of
+/// a piece ([`Weights`]), and its time rules ([`TimeRules`]).
+pub const STRONG_PARAMS: [Param; 11] = {
+    const fn p(name: &'static str, default: i32, max: i32, about: &'static str) -> Param {
+        Param { name, default: default as f64, min: 0.0, max: max as f64, integer: true, about }
+    }
+    let w = Weights::TUNED;
+    let t = TimeRules::STRONG;
+    [
+        p("material_open", w.material[0], 400, "a piece, at the start (1/100 piece)"),
+        p("material_end", w.material[1], 400, "a piece, at the end"),
+        p("safe_open", w.safe[0], 600, "a piece with no empty neighbour, at the start"),
+        p("safe_end", w.safe[1], 600, "a piece with no empty neighbour, at the end"),
+        p("mobility_open", w.mobility[0], 300, "an empty cell next to own pieces, at the start"),
+        p("mobility_end", w.mobility[1], 300, "an empty cell next to own pieces, at the end"),
+        p("tempo", w.tempo, 1000, "being the side to move"),
+        Param {
+            min: 10.0,
+            ..p(
+                "soft_percent",
+                t.soft_percent as i32,
+                100,
+                "no new iteration after this % of a move's time",
+            )
+        },
+        Param {
+            min: 10.0,
+            ..p("hard_tenths", t.hard_tenths as i32, 60, "stop at this many move times (tenths)")
+        },
+        Param {
+            min: 20.0,
+            ..p(
+                "moves_per_empty_percent",
+                t.moves_per_empty_percent as i32,
+                120,
+                "own moves expected per empty cell (%)",
+            )
+        },
+        p("moves_extra", t.moves_extra as i32, 20, "... plus this many"),
+    ]
+};
+
+/// The `strong` level with its parameters set to `values` (one per
+/// [`STRONG_PARAMS`], in order, whole and in range).
+#[must_use]
+pub fn strong_level(values: &[f64]) -> Level {
+    // In range and whole (checked by the caller), so the casts are exact.
+    let v = |i: usize| values[i] as i32;
+    let u = |i: usize| values[i] as u32;
+    let weights =
+        Weights { material: [v(0), v(1)], safe: [v(2), v(3)], mobility: [v(4), v(5)], tempo: v(6) };
+    let time = TimeRules {
+        soft_percent: u(7),
+        hard_tenths: u(8),
+        moves_per_empty_percent: u(9),
+        moves_extra: u(10),
+    };
+    Level::Strong(Config { weights, ..Config::STRONG }, time)
 }
 
 /// Makes the tables of a searching level ready for a new game: allocated
 /// once, cleared for each later game.
 pub(crate) fn prepare(level: Level, searcher: &mut Option<Box<Searcher>>) {
-    if let Level::Strong(config) = level {
+    if let Level::Strong(config, _) = level {
         match searcher {
             Some(searcher) => searcher.clear(),
             None => *searcher = Some(Box::new(Searcher::new(config))),
@@ -66,14 +165,88 @@ pub(crate) fn choose(
     }
     match level {
         Level::FixedDepth(depth) => fixed_depth_best(state, depth).0,
-        Level::Strong(config) => {
+        Level::Strong(config, time) => {
             if state.turns() < 2 {
                 let divisions: Vec<Move> =
                     moves.into_iter().filter(|m| matches!(m, Move::Division { .. })).collect();
                 return divisions[rng.below(divisions.len() as u64) as usize];
             }
             let searcher = searcher.get_or_insert_with(|| Box::new(Searcher::new(config)));
-            searcher.search(state, move_limits(my_time_ms, state)).best
+            searcher.search(state, move_limits_with(my_time_ms, state, &time)).best
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::GAME;
+
+    #[test]
+    fn the_declared_defaults_are_strongs_constants() {
+        let defaults: Vec<f64> = STRONG_PARAMS.iter().map(|p| p.default).collect();
+        // Weights::TUNED and TimeRules::STRONG, written out.
+        assert_eq!(defaults, [19.0, 181.0, 12.0, 305.0, 17.0, 50.0, 485.0, 60.0, 30.0, 60.0, 4.0]);
+        for param in STRONG_PARAMS {
+            assert!(param.integer && param.min <= param.default && param.default <= param.max);
+        }
+    }
+
+    #[test]
+    fn each_value_sets_its_own_field() {
+        let values: Vec<f64> = (1..=11).map(f64::from).collect();
+        let weights = Weights { material: [1, 2], safe: [3, 4], mobility: [5, 6], tempo: 7 };
+        let time = TimeRules {
+            soft_percent: 8,
+            hard_tenths: 9,
+            moves_per_empty_percent: 10,
+            moves_extra: 11,
+        };
+        assert_eq!(
+            strong_level(&values),
+            Level::Strong(Config { weights, ..Config::STRONG }, time)
+        );
+    }
+
+    #[test]
+    fn time_rules_give_the_hand_computed_limits() {
+        let start = State::start();
+        // 10 s at the start: 200 own moves at most, reserve 5 + 200 + 500,
+        // usable 9,295 ms, 45 empty cells.
+        // Strong's rules: 45 * 0.6 + 4 = 31 moves, 299 ms each; soft 0.6 of
+        // that, hard 3 times less 1 ms.
+        let limits = move_limits(10_000, &start);
+        assert_eq!(limits.soft, Duration::from_micros(179_400));
+        assert_eq!(limits.hard, Duration::from_millis(896));
+        // 45 + 5 = 50 moves, 185 ms each; soft half of that, hard twice less 1 ms.
+        let rules = TimeRules {
+            soft_percent: 50,
+            hard_tenths: 20,
+            moves_per_empty_percent: 100,
+            moves_extra: 5,
+        };
+        let limits = move_limits_with(10_000, &start, &rules);
+        assert_eq!(limits.soft, Duration::from_micros(92_500));
+        assert_eq!(limits.hard, Duration::from_millis(369));
+    }
+
+    #[test]
+    fn a_spec_sets_strongs_parameters_or_says_what_is_wrong() {
+        let mut agent = versus_core::builtin_agent(&GAME, "strong?tempo=300&hard_tenths=20", 1)
+            .expect("valid settings");
+        assert_eq!(agent.respond("READY FIRST").unwrap().as_deref(), Some("OK"));
+        assert!(agent.respond("TURN 1000 1000").unwrap().unwrap().starts_with("MOVE "));
+        let error = |spec| versus_core::builtin_agent(&GAME, spec, 1).err().unwrap().to_string();
+        assert_eq!(
+            error("strong?tempo=1001"),
+            "parameter \"tempo\" of \"strong\" is 1001, outside its range [0, 1000]"
+        );
+        assert!(error("strong?speed=1")
+            .starts_with("built-in agent \"strong\" has no parameter \"speed\""));
+        assert_eq!(
+            error("greedy?tempo=1"),
+            "built-in agent \"greedy\" has no parameter \"tempo\" (it has none)"
+        );
+        assert!(error("stronger").starts_with("bacteria-war has no built-in agent \"stronger\""));
     }
 }

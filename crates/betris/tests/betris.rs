@@ -876,7 +876,7 @@ fn fair_bets_the_difference_in_points() {
 
 /// A clock of `game_ms` per game and seed `seed`.
 fn clock(seed: u64, game_ms: u64) -> GameConfig {
-    GameConfig { seed, time: TimeControl { game_ms, ready_ms: 3_000 }, input: None }
+    GameConfig { seed, time: TimeControl::new(game_ms, 3_000), input: None }
 }
 
 #[test]

@@ -195,11 +195,7 @@ pub fn run(args: &ConnexionToolArgs) -> Result<()> {
         agent_spec(&settings, Side::Second, seed)?,
     );
     let input = settings.input.as_deref().map(read_input).transpose()?;
-    let config = GameConfig {
-        seed,
-        time: TimeControl { game_ms: args.time_ms, ready_ms: args.ready_ms },
-        input,
-    };
+    let config = GameConfig { seed, time: TimeControl::new(args.time_ms, args.ready_ms), input };
     let mut log_file = match &settings.log {
         Some(path) => Some(
             File::create(path)

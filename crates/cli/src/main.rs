@@ -13,6 +13,7 @@ use versus_judge::{
     read_record, run_game, AgentSpec, Language, Limits, RecordWriter, SandboxSettings,
 };
 
+mod clock_args;
 mod connexion_tool;
 mod contest;
 mod runs;
@@ -136,6 +137,8 @@ struct MatchArgs {
     /// The time to answer READY, in ms (not taken from the game time).
     #[arg(long, default_value_t = TimeControl::CONTEST.ready_ms)]
     ready_ms: u64,
+    #[command(flatten)]
+    clock: clock_args::ClockArgs,
     /// An explicit game input instead of seeded draws (Connexion: two lines of
     /// 32 tiles; Domineering: 8 lines of 8 cell values).
     #[arg(long)]
@@ -254,7 +257,7 @@ fn play_match(args: &MatchArgs) -> Result<()> {
     };
     let config = GameConfig {
         seed,
-        time: TimeControl { game_ms: args.time_ms, ready_ms: args.ready_ms },
+        time: args.clock.time(args.time_ms, args.ready_ms).map_err(|e| anyhow!(e))?,
         input,
     };
     let agents = BySide::new(

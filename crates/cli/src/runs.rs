@@ -37,6 +37,8 @@ pub struct RunArgs {
     /// The time to answer READY, in ms.
     #[arg(long, default_value_t = TimeControl::CONTEST.ready_ms)]
     ready_ms: u64,
+    #[command(flatten)]
+    clock: crate::clock_args::ClockArgs,
     /// Pair K of every pairing is played with seed SEED + K.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -273,7 +275,11 @@ pub fn sprt(args: &SprtArgs) -> Result<()> {
             };
             Some(Plan {
                 game: game.clone(),
-                time: TimeControl { game_ms: args.run.time_ms, ready_ms: args.run.ready_ms },
+                time: args
+                    .run
+                    .clock
+                    .time(args.run.time_ms, args.run.ready_ms)
+                    .map_err(|e| anyhow!(e))?,
                 seed: args.run.seed,
                 entrants: vec![
                     with_lang(entrant(test), args.run.lang),
@@ -348,7 +354,11 @@ pub fn league(args: &LeagueArgs) -> Result<()> {
         }
         Some(Plan {
             game,
-            time: TimeControl { game_ms: args.run.time_ms, ready_ms: args.run.ready_ms },
+            time: args
+                .run
+                .clock
+                .time(args.run.time_ms, args.run.ready_ms)
+                .map_err(|e| anyhow!(e))?,
             seed: args.run.seed,
             entrants,
             schedule: Schedule::League { pairs: args.games.div_ceil(2), gauntlet },

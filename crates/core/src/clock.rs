@@ -33,6 +33,39 @@ impl Rounding {
     }
 }
 
+/// What a player's clock measures.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ClockMode {
+    /// Real time from the end of the request's write to the reply (the
+    /// ALPHANO pages' rule).
+    #[default]
+    Wall,
+    /// The CPU time of the player's processes, all threads summed, since its
+    /// last reply (NYPC's rule). A separate budget of real time, `wall_ms`,
+    /// ends a player that waits without computing (`WTLE`), and the program
+    /// must exit with status 0 after `FINISH`.
+    Cpu,
+}
+
+impl ClockMode {
+    #[must_use]
+    pub fn is_wall(&self) -> bool {
+        *self == ClockMode::Wall
+    }
+}
+
+impl std::str::FromStr for ClockMode {
+    type Err = String;
+    fn from_str(text: &str) -> Result<Self, String> {
+        match text {
+            "wall" => Ok(ClockMode::Wall),
+            "cpu" => Ok(ClockMode::Cpu),
+            _ => Err(format!("unknown clock {text:?} (expected wall or cpu)")),
+        }
+    }
+}
+
 /// The time limits of a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TimeControl {
@@ -40,11 +73,38 @@ pub struct TimeControl {
     pub game_ms: u64,
     /// The limit for answering `READY`, in ms, not deducted (the contests: 3,000).
     pub ready_ms: u64,
+    /// What the budget measures. Absent from records of wall-clock games,
+    /// which keeps their headers as they were.
+    #[serde(default, skip_serializing_if = "ClockMode::is_wall")]
+    pub clock: ClockMode,
+    /// Under the CPU clock, each player's budget of real time for the whole
+    /// game (`READY` included); `None`: [`TimeControl::default_wall_ms`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wall_ms: Option<u64>,
 }
 
 impl TimeControl {
     /// The contests' clock: 10,000 ms a game, 3,000 ms for `READY`.
-    pub const CONTEST: TimeControl = TimeControl { game_ms: 10_000, ready_ms: 3_000 };
+    pub const CONTEST: TimeControl = TimeControl::new(10_000, 3_000);
+
+    /// A wall clock of `game_ms` a game and `ready_ms` for `READY`.
+    #[must_use]
+    pub const fn new(game_ms: u64, ready_ms: u64) -> TimeControl {
+        TimeControl { game_ms, ready_ms, clock: ClockMode::Wall, wall_ms: None }
+    }
+
+    /// The same limits on the CPU clock.
+    #[must_use]
+    pub const fn cpu(self) -> TimeControl {
+        TimeControl { clock: ClockMode::Cpu, ..self }
+    }
+
+    /// The real-time budget of a CPU-clock game: the whole CPU budget and
+    /// `READY`'s, plus 5 s for a machine that is busy with other games.
+    #[must_use]
+    pub fn default_wall_ms(&self) -> u64 {
+        self.wall_ms.unwrap_or(self.game_ms + self.ready_ms + 5_000)
+    }
 
     #[must_use]
     pub fn ready_limit(&self) -> Duration {

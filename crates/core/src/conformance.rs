@@ -18,7 +18,7 @@ use crate::side::{BySide, Side};
 
 /// A clock so long that in-process agents never run out of it, whatever the
 /// machine's load: the suite tests rules and protocol, not speed.
-pub const RELAXED: TimeControl = TimeControl { game_ms: 1_000_000, ready_ms: 100_000 };
+pub const RELAXED: TimeControl = TimeControl::new(1_000_000, 100_000);
 
 /// The config of suite game `seed`.
 #[must_use]
@@ -46,7 +46,7 @@ pub fn play_builtin(
 /// a real TLE: what the searching agents' time-management tests use. The
 /// agents' seeds are `2 seed + 1` and `2 seed + 2`.
 pub fn play_timed(game: &dyn Game, first: &str, second: &str, seed: u64, game_ms: u64) -> Outcome {
-    let config = GameConfig { seed, time: TimeControl { game_ms, ready_ms: 3_000 }, input: None };
+    let config = GameConfig { seed, time: TimeControl::new(game_ms, 3_000), input: None };
     let make = |name: &str, side: u64| {
         let agent = game
             .agent(name, seed * 2 + side)

@@ -19,7 +19,7 @@ pub mod side;
 pub mod transcript;
 
 pub use agent::{run_stdio, AgentError, ProtocolAgent};
-pub use clock::{Clock, Rounding, TimeControl};
+pub use clock::{Clock, ClockMode, Rounding, TimeControl};
 pub use game::{ConfigError, Game, GameConfig};
 pub use params::{builtin_agent, Param, ParamError};
 pub use play::{play, Endpoint, LocalEndpoint};

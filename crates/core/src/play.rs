@@ -32,6 +32,11 @@ pub trait Endpoint {
     }
     /// The game is over and `FINISH` was sent: let the agent go.
     fn close(&mut self) {}
+    /// After `close`: how the agent's ending broke the rules, where the rules
+    /// say how a program must end (NYPC's: exit status 0, in real time).
+    fn exit_fault(&self) -> Option<Fault> {
+        None
+    }
 }
 
 /// Runs the game to its end. Every line sent and received is passed to
@@ -68,14 +73,29 @@ pub fn play(
             Action::Over(outcome) => break outcome,
         }
     };
+    let mut exit_faults = BySide::<Option<Fault>>::default();
     for side in Side::BOTH {
         endpoints[side].close();
         for line in endpoints[side].debug_lines() {
             record(RecordLine::Debug { side, line });
         }
+        exit_faults[side] = endpoints[side].exit_fault();
     }
+    let outcome = with_exit_faults(outcome, exit_faults);
     record(RecordLine::Footer { outcome: outcome.clone() });
     outcome
+}
+
+/// The outcome once the players' endings are judged. In a game played to
+/// its end, a side that then ended badly is charged with that fault, as if
+/// it had happened during the game (both: a draw). A game already ended by
+/// a fault stands as it was.
+fn with_exit_faults(outcome: Outcome, exit_faults: BySide<Option<Fault>>) -> Outcome {
+    let faulted = |faults: &BySide<Option<Fault>>| Side::BOTH.iter().any(|&s| faults[s].is_some());
+    if faulted(&outcome.faults) || !faulted(&exit_faults) {
+        return outcome;
+    }
+    Outcome::from_faults(exit_faults, outcome.scores)
 }
 
 /// A built-in agent run in this process. Its reply is computed when the
@@ -85,6 +105,9 @@ pub struct LocalEndpoint {
     agent: Box<dyn ProtocolAgent>,
     pending: VecDeque<(String, Duration)>,
     failure: Option<String>,
+    /// What a reply is charged: real time, or (under the CPU clock) a count
+    /// of the CPU time of the calling thread.
+    meter: Option<fn() -> Duration>,
 }
 
 impl std::fmt::Debug for LocalEndpoint {
@@ -95,7 +118,13 @@ impl std::fmt::Debug for LocalEndpoint {
 
 impl LocalEndpoint {
     pub fn new(agent: Box<dyn ProtocolAgent>) -> Self {
-        LocalEndpoint { agent, pending: VecDeque::new(), failure: None }
+        LocalEndpoint { agent, pending: VecDeque::new(), failure: None, meter: None }
+    }
+
+    /// An agent charged by `meter`, a clock of the thread that runs it (its
+    /// CPU time), instead of real time.
+    pub fn metered(agent: Box<dyn ProtocolAgent>, meter: fn() -> Duration) -> Self {
+        LocalEndpoint { meter: Some(meter), ..LocalEndpoint::new(agent) }
     }
 }
 
@@ -104,9 +133,14 @@ impl Endpoint for LocalEndpoint {
         if self.failure.is_some() {
             return;
         }
-        let start = Instant::now();
-        match self.agent.respond(line) {
-            Ok(Some(reply)) => self.pending.push_back((reply, start.elapsed())),
+        let (start, cpu) = (Instant::now(), self.meter.map(|meter| meter()));
+        let result = self.agent.respond(line);
+        let elapsed = match (cpu, self.meter) {
+            (Some(before), Some(meter)) => meter().saturating_sub(before),
+            _ => start.elapsed(),
+        };
+        match result {
+            Ok(Some(reply)) => self.pending.push_back((reply, elapsed)),
             Ok(None) => {}
             Err(error) => self.failure = Some(error.to_string()),
         }

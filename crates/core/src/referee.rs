@@ -27,6 +27,10 @@ pub enum Fault {
     MemoryLimit,
     /// The agent exceeded its cap on processes.
     ProcessLimit,
+    /// Under the CPU clock, the player's real time ran out while its CPU
+    /// budget had not: it waited without computing, or never flushed its
+    /// reply, or did not exit after `FINISH` (NYPC's `WTLE`).
+    WallTimeLimit,
     /// The agent's source did not compile (or its compiler ran out of time,
     /// memory or output); `detail` is the compiler's first error. The whole
     /// (bounded) compiler output is in the record as the agent's debug lines.
@@ -39,7 +43,7 @@ impl Fault {
         Fault::Runtime { reason: reason.into(), line: line.into() }
     }
 
-    /// The verdict's short name: `TLE`, `RE`, `CRASH`, `STALL`, `FLOOD`, `MLE`, `PLE`, `CE`.
+    /// The verdict's short name: `TLE`, `RE`, `CRASH`, `STALL`, `FLOOD`, `MLE`, `PLE`, `CE`, `WTLE`.
     #[must_use]
     pub fn code(&self) -> &'static str {
         match self {
@@ -51,6 +55,7 @@ impl Fault {
             Fault::MemoryLimit => "MLE",
             Fault::ProcessLimit => "PLE",
             Fault::Compile { .. } => "CE",
+            Fault::WallTimeLimit => "WTLE",
         }
     }
 }
@@ -66,6 +71,7 @@ impl fmt::Display for Fault {
             Fault::MemoryLimit => f.write_str("memory limit exceeded"),
             Fault::ProcessLimit => f.write_str("process limit exceeded"),
             Fault::Compile { detail } => write!(f, "CE: {detail}"),
+            Fault::WallTimeLimit => f.write_str("WTLE: out of real time with CPU time left"),
         }
     }
 }

@@ -12,7 +12,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use rustix::process::Signal;
-use versus_core::{Endpoint, Fault, Reply};
+use versus_core::{ClockMode, Endpoint, Fault, Reply, TimeControl};
 use versus_sandbox::{Cage, Isolation};
 
 use crate::monitor::{self, Monitor};
@@ -54,6 +54,28 @@ pub struct Limits {
     pub grace: Duration,
     /// How programs are isolated and sources built.
     pub sandbox: SandboxSettings,
+    /// `Some(budget)`: the CPU clock (NYPC's), with this budget of real time
+    /// for the whole game; `None`: the wall clock. Set from the game's
+    /// [`TimeControl`] by [`Limits::for_time`].
+    pub cpu_clock: Option<Duration>,
+}
+
+impl Limits {
+    /// These limits for a game under `time`: its clock mode and, under the
+    /// CPU clock, commands isolated too where the host can, so that their CPU
+    /// time is the kernel's count for their cgroup.
+    #[must_use]
+    pub fn for_time(&self, time: &TimeControl) -> Limits {
+        let mut limits = self.clone();
+        limits.cpu_clock = match time.clock {
+            ClockMode::Wall => None,
+            ClockMode::Cpu => Some(Duration::from_millis(time.default_wall_ms())),
+        };
+        if limits.cpu_clock.is_some() && versus_sandbox::Host::get().can_isolate() {
+            limits.sandbox.commands = true;
+        }
+        limits
+    }
 }
 
 /// The sandbox's part of the limits: which programs it isolates, where
@@ -91,6 +113,7 @@ impl Default for Limits {
             max_debug_line_bytes: 4096,
             grace: Duration::from_millis(500),
             sandbox: SandboxSettings::default(),
+            cpu_clock: None,
         }
     }
 }
@@ -149,7 +172,25 @@ pub struct ChildEndpoint {
     /// The sandbox reports the program's exit as its own status, a signal
     /// as 128 + its number.
     isolated: bool,
+    /// The CPU clock's state, when the game is on it.
+    cpu: Option<CpuClock>,
+    /// How the program ended, judged by [`Endpoint::exit_fault`] under the
+    /// CPU clock.
+    ending: Option<Fault>,
 }
+
+/// A player's CPU clock: the CPU time already charged, and its real time.
+#[derive(Debug)]
+struct CpuClock {
+    /// The CPU time counted at the last reply; the next reply is charged
+    /// what the program used since (thinking on the opponent's time too).
+    charged: Duration,
+    wall_budget: Duration,
+    wall_used: Duration,
+}
+
+/// How often, at most, the CPU time of a program that thinks is read.
+const CPU_POLL: Duration = Duration::from_millis(2);
 
 impl ChildEndpoint {
     /// Starts `spec` in its own process group with piped standard streams.
@@ -230,6 +271,12 @@ impl ChildEndpoint {
             closed: false,
             isolated: spec.isolation.is_some(),
             cage,
+            cpu: limits.cpu_clock.map(|wall_budget| CpuClock {
+                charged: Duration::ZERO,
+                wall_budget,
+                wall_used: Duration::ZERO,
+            }),
+            ending: None,
         })
     }
 
@@ -279,6 +326,57 @@ impl ChildEndpoint {
             }
         }
         self.monitor.fault()
+    }
+
+    /// The CPU time of the program's processes, all threads summed: its
+    /// cgroup's count when it has one, else its live process tree's.
+    fn cpu_time(&self) -> Duration {
+        self.cage.as_ref().and_then(Cage::cpu_time).unwrap_or_else(|| self.monitor.cpu_time())
+    }
+
+    /// `receive` under the CPU clock: waits for a line while the program's
+    /// CPU time since its last reply stays within `limit` (else TLE) and its
+    /// real time within the game's budget (else WTLE).
+    fn receive_cpu(&mut self, limit: Duration) -> Reply {
+        let Some(clock) = &self.cpu else { unreachable!("only called under the CPU clock") };
+        let (charged, wall_left) =
+            (clock.charged, clock.wall_budget.saturating_sub(clock.wall_used));
+        let wall_deadline = self.sent_at + wall_left;
+        let asked = Instant::now();
+        loop {
+            let now = Instant::now();
+            let wait = wall_deadline.saturating_duration_since(now).min(CPU_POLL);
+            match self.events.recv_timeout(wait) {
+                Ok(Event::Line(text, at)) => {
+                    let used = self.cpu_time();
+                    self.lag = Instant::now().saturating_duration_since(at.max(asked));
+                    let clock = self.cpu.as_mut().expect("under the CPU clock");
+                    clock.charged = used;
+                    clock.wall_used += at.saturating_duration_since(self.sent_at);
+                    self.pending_bytes.fetch_sub(text.len() + 1, Ordering::Relaxed);
+                    return Reply::Line { text, elapsed: used.saturating_sub(charged) };
+                }
+                Ok(Event::Flood(detail)) => return self.end(Fault::OutputFlood { detail }),
+                Ok(Event::Closed) | Err(RecvTimeoutError::Disconnected) => {
+                    let fault = self.death();
+                    return self.end(fault);
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    if let Some(fault) = self.limit_fault() {
+                        return self.end(fault);
+                    }
+                    let now = Instant::now();
+                    if self.cpu_time().saturating_sub(charged) > limit {
+                        self.lag = Duration::ZERO;
+                        return Reply::Timeout;
+                    }
+                    if now >= wall_deadline {
+                        self.lag = now.saturating_duration_since(wall_deadline);
+                        return self.end(Fault::WallTimeLimit);
+                    }
+                }
+            }
+        }
     }
 
     fn signal_all(&self, signal: Signal) {
@@ -363,6 +461,9 @@ impl Endpoint for ChildEndpoint {
         if let Some(fault) = &self.gone {
             return Reply::Gone(fault.clone());
         }
+        if self.cpu.is_some() {
+            return self.receive_cpu(limit);
+        }
         let deadline = self.sent_at + limit;
         let asked = Instant::now();
         let event = self.events.recv_timeout(deadline.saturating_duration_since(asked));
@@ -404,6 +505,10 @@ impl Endpoint for ChildEndpoint {
         lines
     }
 
+    fn exit_fault(&self) -> Option<Fault> {
+        self.ending.clone()
+    }
+
     fn close(&mut self) {
         if self.closed {
             return;
@@ -418,7 +523,19 @@ impl Endpoint for ChildEndpoint {
         }
         // Whatever is left, the agent's or its descendants', is killed.
         self.signal_all(Signal::KILL);
-        let _ = self.child.wait();
+        let status = self.child.wait().ok();
+        if self.cpu.is_some() && self.gone.is_none() {
+            self.ending = match status {
+                _ if !exited => Some(Fault::WallTimeLimit),
+                Some(status) if status.success() => None,
+                Some(status) => {
+                    let how =
+                        if self.isolated { describe_sandboxed(status) } else { describe(status) };
+                    Some(Fault::Crash { detail: format!("{how} after FINISH") })
+                }
+                None => Some(Fault::Crash { detail: "its exit status was lost".to_owned() }),
+            };
+        }
         self.wait_all(self.grace);
         self.monitor.stop();
         self.monitor.reap_orphans(self.grace);

@@ -107,6 +107,9 @@ pub fn endpoint(
     match spec {
         // `NAME?SETTINGS` sets the agent's declared parameters.
         AgentSpec::Builtin { name, seed } => match versus_core::builtin_agent(game, name, *seed) {
+            Ok(agent) if limits.cpu_clock.is_some() => {
+                Ok(Box::new(LocalEndpoint::metered(agent, thread_cpu_time)))
+            }
             Ok(agent) => Ok(Box::new(LocalEndpoint::new(agent))),
             Err(ParamError::UnknownAgent { game, name, known }) => {
                 Err(JudgeError::UnknownAgent { game, name, known })
@@ -134,6 +137,16 @@ pub fn endpoint(
             }
         }
     }
+}
+
+/// The CPU time of the calling thread: what a built-in agent, which thinks
+/// in the judge's thread, is charged under the CPU clock.
+fn thread_cpu_time() -> std::time::Duration {
+    let now = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
+    std::time::Duration::new(
+        u64::try_from(now.tv_sec).unwrap_or(0),
+        u32::try_from(now.tv_nsec).unwrap_or(0),
+    )
 }
 
 fn spawn(child: &ChildSpec, limits: &Limits) -> Result<Box<dyn Endpoint>, JudgeError> {
@@ -166,6 +179,7 @@ pub fn run_game(
     record: &mut dyn FnMut(RecordLine),
 ) -> Result<Outcome, JudgeError> {
     let mut referee = game.referee(config)?;
+    let limits = &limits.for_time(&config.time);
     let mut first = endpoint(game, &agents.first, limits, Side::First)?;
     let mut second = endpoint(game, &agents.second, limits, Side::Second)?;
     record(RecordLine::Header(header(game, config, agents)));

@@ -23,6 +23,19 @@ use rustix::process::{
 };
 use versus_core::Fault;
 
+/// The kernel's `USER_HZ`, the unit of `/proc/<pid>/stat`'s times (100 on
+/// every Linux architecture the project builds for).
+const TICKS_PER_SECOND: u64 = 100;
+
+/// User and system time of `pid` and of its waited-for children, in ticks.
+fn cpu_ticks(pid: i32) -> u64 {
+    let Ok(stat) = fs::read_to_string(format!("/proc/{pid}/stat")) else { return 0 };
+    // The command name may hold spaces; the fields after it are numbers.
+    let Some((_, rest)) = stat.rsplit_once(')') else { return 0 };
+    // After the name: state is field 3; utime..cstime are fields 14..=17.
+    rest.split_whitespace().skip(11).take(4).filter_map(|f| f.parse::<u64>().ok()).sum()
+}
+
 /// How often the tree is sampled.
 const TICK: Duration = Duration::from_millis(5);
 
@@ -108,6 +121,14 @@ impl Monitor {
                 let _ = kill_process(pid, signal);
             }
         }
+    }
+
+    /// The CPU time of the live processes of the tree, all threads summed,
+    /// from `/proc` (in clock ticks: 10 ms steps). Used only where the host
+    /// has no cgroups to count it exactly.
+    pub fn cpu_time(&self) -> Duration {
+        let ticks: u64 = self.tree().into_iter().map(cpu_ticks).sum();
+        Duration::from_millis(ticks * 1000 / TICKS_PER_SECOND)
     }
 
     /// Whether any process seen in the tree is still alive (zombies excepted).

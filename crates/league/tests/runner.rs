@@ -25,7 +25,7 @@ fn create(store: &mut Store, plan: &Plan, kind: RunKind) -> RunId {
 fn league(game: &str, entrants: Vec<Entrant>, pairs: u64) -> Plan {
     Plan {
         game: game.into(),
-        time: TimeControl { game_ms: 60_000, ready_ms: 10_000 },
+        time: TimeControl::new(60_000, 10_000),
         seed: 7,
         entrants,
         schedule: Schedule::League { pairs, gauntlet: None },
@@ -83,7 +83,7 @@ fn an_sprt_stops_when_it_decides() {
     let sprt = Sprt::new(0.0, 10.0, 0.05, 0.05, EloModel::Normalized);
     let plan = Plan {
         game: "domineering".into(),
-        time: TimeControl { game_ms: 60_000, ready_ms: 10_000 },
+        time: TimeControl::new(60_000, 10_000),
         seed: 1,
         entrants: vec![builtin("greedy"), builtin("random")],
         schedule: Schedule::Sprt { sprt, max_pairs: 10_000 },
@@ -131,7 +131,7 @@ fn a_league_ranks_random_below_greedy_below_strong() {
     let mut plan =
         league("betris-large", vec![builtin("random"), builtin("greedy"), builtin("strong")], 3);
     // A short clock: strong manages it, and the test stays quick.
-    plan.time = TimeControl { game_ms: 1_000, ready_ms: 3_000 };
+    plan.time = TimeControl::new(1_000, 3_000);
     let (_, _, standing) = play(&plan, RunKind::League, 2);
     assert_eq!(standing.games(), 18);
     let order: Vec<String> = league_rows(&standing).into_iter().map(|r| r.name).collect();

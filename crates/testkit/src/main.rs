@@ -23,6 +23,13 @@ behaviours:
   hang N          hang forever at the N-th TURN
   late            answer the first TURN 1 ms after its deadline
   slow MS         wait MS ms before every answer to TURN
+  burn MS THREADS K
+                  at each of the first K TURNs, THREADS threads each use MS ms
+                  of CPU time; after FINISH, print the process's own CPU time
+                  as the kernel counts it (`cpu-ms N`) on stderr
+  unflushed       answer the first TURN without flushing, then wait for input
+  exit-after-finish CODE
+                  behave, then exit with status CODE after FINISH
   exit N CODE     exit with status CODE at the N-th TURN
   abort           die by SIGABRT at the first TURN
   garbage         answer the first TURN with a line that is no move
@@ -105,6 +112,12 @@ fn main() -> ExitCode {
             }
             reply(&mut out, "MOVE -1 -1");
         } else if line == "FINISH" {
+            if behaviour == "burn" {
+                eprintln!("cpu-ms {}", own_cpu_ms());
+            }
+            if behaviour == "exit-after-finish" {
+                return ExitCode::from(u8::try_from(number(1)).unwrap_or(1));
+            }
             if matches!(behaviour, "linger" | "ignore-term") {
                 loop {
                     thread::sleep(Duration::from_secs(1));
@@ -137,6 +150,22 @@ fn turn(
             thread::sleep(Duration::from_millis(my_time + 1));
         }
         "slow" => thread::sleep(Duration::from_millis(number(1))),
+        "burn" if turns <= number(3) => {
+            let each = Duration::from_millis(number(1));
+            let threads: Vec<_> =
+                (0..number(2)).map(|_| thread::spawn(move || burn(each))).collect();
+            for thread in threads {
+                let _ = thread.join();
+            }
+        }
+        "unflushed" if first => {
+            // The reply sits in a buffer nobody flushes; the judge sees nothing.
+            let mut buffered = io::BufWriter::new(io::stdout());
+            let _ = writeln!(buffered, "MOVE -1 -1");
+            loop {
+                thread::sleep(Duration::from_secs(60));
+            }
+        }
         "exit" if turns == number(1) => {
             let code = args.get(2).and_then(|c| c.parse::<i32>().ok()).unwrap_or(1);
             std::process::exit(code);
@@ -199,6 +228,40 @@ fn bomb(depth: u64, escape: bool) {
         }
     }
     thread::sleep(Duration::from_secs(60));
+}
+
+/// Spins until this thread has used `amount` of CPU time.
+/// (Without the scheduler's count it spins for that much real time.)
+fn burn(amount: Duration) {
+    let wall = std::time::Instant::now();
+    let start = thread_cpu_ns();
+    let used = || match (start, thread_cpu_ns()) {
+        (Some(start), Some(now)) => Duration::from_nanos(now.saturating_sub(start)),
+        _ => wall.elapsed(),
+    };
+    let mut x = 0u64;
+    while used() < amount {
+        for i in 0..10_000u64 {
+            x = std::hint::black_box(x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(i));
+        }
+    }
+}
+
+/// The CPU time of the calling thread in ns, from the scheduler's own count.
+fn thread_cpu_ns() -> Option<u64> {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse().ok())
+}
+
+/// The process's user + system time, all threads (and waited children), as
+/// the kernel keeps it in `/proc/self/stat` (ticks of 10 ms).
+fn own_cpu_ms() -> u64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    let rest = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
+    let ticks: u64 =
+        rest.split_whitespace().skip(11).take(4).filter_map(|f| f.parse::<u64>().ok()).sum();
+    ticks * 10
 }
 
 fn reply(out: &mut impl Write, line: &str) {

@@ -37,11 +37,7 @@ fn fork_bombs_are_killed_and_every_process_of_them_reaped() {
     // A 1,023-process tree; then one whose every process starts a process
     // group of its own, out of reach of a signal to the agent's group.
     for args in ["bomb 9", "bomb 9 escape"] {
-        let config = GameConfig {
-            seed: 5,
-            time: TimeControl { game_ms: 2_000, ready_ms: 1_000 },
-            input: None,
-        };
+        let config = GameConfig { seed: 5, time: TimeControl::new(2_000, 1_000), input: None };
         let program = AgentSpec::Program(ChildSpec::new(format!("{TESTKIT} {args}"), None));
         let agents = BySide::new(program, AgentSpec::Builtin { name: "greedy".into(), seed: 1 });
         let outcome =

@@ -12,7 +12,7 @@ use versus_judge::{run_game, AgentSpec, ChildSpec, Limits};
 const TESTKIT: &str = env!("CARGO_BIN_EXE_versus-testkit");
 
 /// A short clock keeps the tests quick; the rules of time are the same.
-const TIME: TimeControl = TimeControl { game_ms: 2_000, ready_ms: 1_000 };
+const TIME: TimeControl = TimeControl::new(2_000, 1_000);
 
 fn program(args: &str) -> AgentSpec {
     AgentSpec::Program(ChildSpec::new(format!("{TESTKIT} {args}"), None))

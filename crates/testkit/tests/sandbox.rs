@@ -21,7 +21,7 @@ use versus_judge::{run_game, AgentSpec, ChildSpec, JudgeError, Limits, SandboxSe
 
 static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
 
-const TIME: TimeControl = TimeControl { game_ms: 5_000, ready_ms: 3_000 };
+const TIME: TimeControl = TimeControl::new(5_000, 3_000);
 
 /// A C++ agent that passes every turn; `prelude` is top-level code, and
 /// `at_ready`, `at_turn`, `at_finish` run when those lines arrive.

@@ -507,7 +507,7 @@ fn a_participant_signs_up_submits_the_starter_and_finds_it_on_top_player() {
     std::fs::create_dir_all(&dir).unwrap();
     let mut config = versus_contest::runner::Config::new(&dir.join("contest.sqlite"));
     config.limits.sandbox.builds = dir.join("cache");
-    config.time = versus_core::TimeControl { game_ms: 1000, ready_ms: 3000 };
+    config.time = versus_core::TimeControl::new(1000, 3000);
     let rules = versus_web::contest::Rules {
         submit_interval: Duration::ZERO,
         ..versus_web::contest::Rules::default()

@@ -19,6 +19,7 @@ pub mod levels;
 pub mod policy;
 pub mod rating;
 pub mod runner;
+pub mod tournament;
 
 use std::time::{SystemTime, UNIX_EPOCH};
 

@@ -94,7 +94,8 @@ enum Command {
     New {
         /// The game, e.g. domineering.
         game: String,
-        /// c, cpp, python, rust or java.
+        /// c, cpp, python, pypy, rust, java, kotlin, go, javascript, typescript, lua,
+        /// luajit or csharp (`versus doctor` lists them).
         #[arg(long, value_name = "LANG")]
         lang: Language,
         /// The folder to write it in (created; default: GAME-LANG).

@@ -8,26 +8,34 @@ use std::path::PathBuf;
 use anyhow::{anyhow, bail, Context, Result};
 use versus_judge::Language;
 
-/// Every starter: the game, its language, its text.
-pub(crate) const STARTERS: [(&str, Language, &str); 20] = [
+/// Every starter: the game, its language, its text. PyPy shares Python's
+/// text, LuaJIT Lua 5.4's (written in the subset both run), and TypeScript
+/// JavaScript's (written to be valid TypeScript too).
+pub(crate) const STARTERS: &[(&str, Language, &str)] = &[
     ("bacteria-war", Language::C, include_str!("../starters/bacteria-war/bot.c")),
     ("bacteria-war", Language::Cpp, include_str!("../starters/bacteria-war/bot.cpp")),
     ("bacteria-war", Language::Python, include_str!("../starters/bacteria-war/bot.py")),
+    ("bacteria-war", Language::PyPy, include_str!("../starters/bacteria-war/bot.py")),
     ("bacteria-war", Language::Rust, include_str!("../starters/bacteria-war/bot.rs")),
     ("bacteria-war", Language::Java, include_str!("../starters/bacteria-war/Main.java")),
     ("domineering", Language::C, include_str!("../starters/domineering/bot.c")),
     ("domineering", Language::Cpp, include_str!("../starters/domineering/bot.cpp")),
     ("domineering", Language::Python, include_str!("../starters/domineering/bot.py")),
+    ("domineering", Language::PyPy, include_str!("../starters/domineering/bot.py")),
     ("domineering", Language::Rust, include_str!("../starters/domineering/bot.rs")),
     ("domineering", Language::Java, include_str!("../starters/domineering/Main.java")),
+    ("domineering", Language::JavaScript, include_str!("../starters/domineering/bot.js")),
+    ("domineering", Language::TypeScript, include_str!("../starters/domineering/bot.js")),
     ("connexion", Language::C, include_str!("../starters/connexion/bot.c")),
     ("connexion", Language::Cpp, include_str!("../starters/connexion/bot.cpp")),
     ("connexion", Language::Python, include_str!("../starters/connexion/bot.py")),
+    ("connexion", Language::PyPy, include_str!("../starters/connexion/bot.py")),
     ("connexion", Language::Rust, include_str!("../starters/connexion/bot.rs")),
     ("connexion", Language::Java, include_str!("../starters/connexion/Main.java")),
     ("betris-large", Language::C, include_str!("../starters/betris-large/bot.c")),
     ("betris-large", Language::Cpp, include_str!("../starters/betris-large/bot.cpp")),
     ("betris-large", Language::Python, include_str!("../starters/betris-large/bot.py")),
+    ("betris-large", Language::PyPy, include_str!("../starters/betris-large/bot.py")),
     ("betris-large", Language::Rust, include_str!("../starters/betris-large/bot.rs")),
     ("betris-large", Language::Java, include_str!("../starters/betris-large/Main.java")),
 ];
@@ -67,6 +75,12 @@ pub(crate) fn write(
         .with_context(|| format!("cannot write {}", path.display()))?;
     println!("wrote {} ({} starter for {game})", path.display(), language.name());
     println!("try it, judged as the contest judges it (built and run in the sandbox):");
-    println!("  versus match {game} src:{} builtin:greedy --seed 1", path.display());
+    // The extension names CPython, Lua 5.4 and JavaScript: the others say so.
+    let lang = if Language::from_path(&path) == Some(language) {
+        String::new()
+    } else {
+        format!("?lang={}", language.name())
+    };
+    println!("  versus match {game} src:{}{lang} builtin:greedy --seed 1", path.display());
     Ok(())
 }

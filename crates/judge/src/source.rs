@@ -2,11 +2,11 @@
 //! isolates. The languages are the sandbox's business; the judge only asks
 //! for a built program and hands its command to a child endpoint.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use versus_core::{Endpoint, Fault, Reply, Side};
-use versus_sandbox::{BuildError, Builder, Isolation, Language, Workdir};
+use versus_sandbox::{check_data_file, BuildError, Builder, Isolation, Language, Workdir};
 
 use crate::child::{ChildSpec, Limits};
 
@@ -24,21 +24,40 @@ fn isolation(limits: &Limits, side: Side) -> Isolation {
     }
 }
 
+/// `src:PATH?data=FILE`: a source and the data file its program finds as
+/// `data.bin` in its working folder at run time (NYPC's binary file). A
+/// relative `FILE` is in the source's folder, where it usually sits.
+pub fn split_data(path: &Path) -> (PathBuf, Option<PathBuf>) {
+    let Some((source, data)) = path.to_str().and_then(|p| p.rsplit_once("?data=")) else {
+        return (path.to_owned(), None);
+    };
+    let source = PathBuf::from(source);
+    let data = Path::new(data);
+    let data = match source.parent() {
+        Some(dir) if data.is_relative() => dir.join(data),
+        _ => data.to_owned(),
+    };
+    (source, Some(data))
+}
+
 /// Builds `path` (or finds its build) and gives the command that runs it
-/// isolated.
+/// isolated, with its data file when the path names one.
 pub(crate) fn prepare(
     path: &Path,
     language: Option<Language>,
     limits: &Limits,
     side: Side,
 ) -> Result<ChildSpec, BuildError> {
+    let (path, data) = split_data(path);
+    // The data file is checked first: a refused one costs no compile.
+    let data_file = data.as_deref().map(check_data_file).transpose()?;
     let mut builder = Builder::new(limits.sandbox.builds.clone());
     builder.time_limit = limits.sandbox.compile_time;
-    let artifact = builder.build(path, language)?;
+    let artifact = builder.build(&path, language)?;
     Ok(ChildSpec {
         command: artifact.run_command.clone(),
         cwd: None,
-        isolation: Some(artifact.isolation(&isolation(limits, side))),
+        isolation: Some(Isolation { data_file, ..artifact.isolation(&isolation(limits, side)) }),
     })
 }
 

@@ -18,6 +18,8 @@ use crate::lang::{Language, Toolchain};
 
 /// The largest source accepted, as on the contest sites.
 pub const MAX_SOURCE_BYTES: u64 = 1024 * 1024;
+/// The largest data file (`data.bin`) accepted, as on NYPC.
+pub const MAX_DATA_BYTES: u64 = 10 * 1024 * 1024;
 
 static NEXT: AtomicUsize = AtomicUsize::new(0);
 
@@ -33,9 +35,13 @@ pub enum BuildError {
     // caller printing the chain of causes would say it twice.
     #[error("cannot read the source {path}: {error}")]
     Source { path: PathBuf, error: io::Error },
-    #[error("the source {path} is {bytes} bytes; the limit is {MAX_SOURCE_BYTES}")]
+    #[error("the source {path} is {bytes} bytes; the limit is {MAX_SOURCE_BYTES} bytes (1 MiB)")]
     TooLarge { path: PathBuf, bytes: u64 },
-    #[error("cannot tell the language of {0} from its extension (.c .cpp .cc .py .rs .java); give --lang")]
+    #[error("cannot read the data file {path}: {error}")]
+    Data { path: PathBuf, error: io::Error },
+    #[error("the data file {path} is {bytes} bytes; the limit is {MAX_DATA_BYTES} bytes (10 MiB)")]
+    DataTooLarge { path: PathBuf, bytes: u64 },
+    #[error("cannot tell the language of {0} from its extension ({exts}); give --lang", exts = Language::EXTENSIONS)]
     UnknownLanguage(PathBuf),
     #[error("the {language} toolchain is missing: {why}")]
     Toolchain { language: Language, why: String },
@@ -66,6 +72,20 @@ impl Artifact {
     pub fn isolation(&self, base: &Isolation) -> Isolation {
         Isolation { program_dir: Some(self.dir.clone()), workdir: Workdir::Private, ..base.clone() }
     }
+}
+
+/// Checks a data file (a regular file of at most [`MAX_DATA_BYTES`]) and
+/// gives its absolute path, to put in [`Isolation::data_file`].
+pub fn check_data_file(path: &Path) -> Result<PathBuf, BuildError> {
+    let error = |error| BuildError::Data { path: path.to_owned(), error };
+    let meta = fs::metadata(path).map_err(error)?;
+    if !meta.is_file() {
+        return Err(error(io::Error::new(io::ErrorKind::InvalidInput, "not a regular file")));
+    }
+    if meta.len() > MAX_DATA_BYTES {
+        return Err(BuildError::DataTooLarge { path: path.to_owned(), bytes: meta.len() });
+    }
+    path.canonicalize().map_err(error)
 }
 
 /// Compiles sources into a cache folder.
@@ -193,6 +213,9 @@ impl Builder {
         let isolation = Isolation {
             read_only: toolchain.extra_dirs.clone(),
             workdir: Workdir::HostWritable(work.to_owned()),
+            env: language.compile_env(),
+            // The data file is the program's, at run time only.
+            data_file: None,
             ..self.isolation.clone()
         };
         let fail = |log: String| Failure { log, cache: false };
@@ -314,8 +337,12 @@ fn cache_key(language: Language, toolchain: &Toolchain, source: &[u8]) -> String
         hasher.update(part);
     }
     // The commands are part of the key: a change of flags rebuilds.
-    let commands =
-        format!("{:?} {}", language.compile_argv(toolchain), language.run_command(toolchain));
+    let commands = format!(
+        "{:?} {:?} {}",
+        language.compile_argv(toolchain),
+        language.compile_env(),
+        language.run_command(toolchain)
+    );
     hasher.update((commands.len() as u64).to_le_bytes());
     hasher.update(commands.as_bytes());
     hasher.update(source);

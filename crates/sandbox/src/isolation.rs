@@ -45,6 +45,9 @@ pub struct Isolation {
     /// that lives outside `/usr`).
     pub read_only: Vec<PathBuf>,
     pub workdir: Workdir,
+    /// A file shown read-only as `data.bin` in the private working folder
+    /// (NYPC's data file: there at run time, never at compile time).
+    pub data_file: Option<PathBuf>,
     /// The program's environment, on top of a minimal one (`PATH`, `HOME`,
     /// `LANG`); nothing of the judge's own environment passes.
     pub env: Vec<(String, String)>,
@@ -64,6 +67,7 @@ impl Default for Isolation {
             program_dir: None,
             read_only: Vec::new(),
             workdir: Workdir::Private,
+            data_file: None,
             env: Vec::new(),
         }
     }
@@ -90,9 +94,10 @@ const SYSTEM_DIRS: [&str; 1] = ["/usr"];
 /// where a host still has them.
 const ROOT_LINKS: [&str; 6] = ["/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32"];
 /// The few configuration files runtimes read: the dynamic linker's cache,
-/// the alternatives that name `java`, the JDK's own configuration.
-const ETC_FILES: [&str; 5] = [
+/// the alternatives that name `java`, the JDK's and Mono's own configuration.
+const ETC_FILES: [&str; 6] = [
     "/etc/ld.so.cache",
+    "/etc/mono",
     "/etc/alternatives",
     "/etc/java-17-openjdk",
     "/etc/localtime",
@@ -108,6 +113,13 @@ impl Isolation {
         warn_once(host);
         if argv.is_empty() {
             return Err(io::Error::new(io::ErrorKind::InvalidInput, "the command line is empty"));
+        }
+        if self.data_file.is_some() && !(host.can_isolate() && self.workdir == Workdir::Private) {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "a data file is shown only in bubblewrap's private working folder \
+                 (install Debian's bubblewrap)",
+            ));
         }
         let cpu = self.cpu.filter(|_| host.cpus.len() > 1).map(|i| host.cpus[i % host.cpus.len()]);
         let cage = match &host.cgroups {
@@ -189,6 +201,9 @@ impl Isolation {
         let home = match &self.workdir {
             Workdir::Private => {
                 push(&[&"--size", &self.work_bytes.to_string(), &"--tmpfs", &"/box"]);
+                if let Some(data) = &self.data_file {
+                    push(&[&"--ro-bind", data, &"/box/data.bin"]);
+                }
                 push(&[&"--chdir", &"/box"]);
                 PathBuf::from("/box")
             }

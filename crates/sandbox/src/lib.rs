@@ -8,12 +8,14 @@
 
 mod build;
 mod cgroup;
+mod crates;
 mod host;
 mod isolation;
 mod lang;
 
-pub use build::{Artifact, BuildError, Builder};
+pub use build::{check_data_file, Artifact, BuildError, Builder, MAX_DATA_BYTES, MAX_SOURCE_BYTES};
 pub use cgroup::Cage;
+pub use crates::RUST_CRATES;
 pub use host::{CgroupMode, Host};
 pub use isolation::{Isolation, Prepared, Workdir};
 pub use lang::{Language, Toolchain};

@@ -5,3 +5,4 @@ pub mod report;
 pub mod runner;
 pub mod stats;
 pub mod store;
+pub mod tune;

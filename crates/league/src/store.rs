@@ -103,6 +103,31 @@ const MIGRATIONS: &[&str] = &[
         WHERE harness_flag IS NULL;
     CREATE INDEX games_by_run ON games (run_id, id);
     ",
+    // 2: tuning runs (versus tune) and their applied iterations.
+    "
+    CREATE TABLE tune_runs (
+        id          INTEGER PRIMARY KEY,
+        game        TEXT NOT NULL,
+        -- The tuning plan as JSON: all --resume needs.
+        settings    TEXT NOT NULL,
+        created_at  INTEGER NOT NULL,
+        finished_at INTEGER,
+        -- The agent's spec with the final values.
+        conclusion  TEXT
+    );
+    CREATE TABLE tune_iterations (
+        run_id      INTEGER NOT NULL REFERENCES tune_runs (id),
+        -- From 0; a run's iterations are stored in order, each once.
+        k           INTEGER NOT NULL,
+        -- Wins minus losses of theta + c_k delta in the pair.
+        result      INTEGER NOT NULL CHECK (result BETWEEN -2 AND 2),
+        -- The iteration as JSON: theta before and after, signs, both
+        -- perturbed vectors and both games' outcomes.
+        data        TEXT NOT NULL,
+        finished_at INTEGER NOT NULL,
+        PRIMARY KEY (run_id, k)
+    );
+    ",
 ];
 
 /// The schema version this versus writes.
@@ -362,6 +387,11 @@ impl Store {
         Ok(Store { conn })
     }
 
+    /// The connection, for the tables of other modules of this crate (tuning).
+    pub(crate) fn connection(&self) -> &Connection {
+        &self.conn
+    }
+
     /// The schema version of the open file (always [`SCHEMA_VERSION`]).
     pub fn schema_version(&self) -> Result<u32, StoreError> {
         Ok(user_version(&self.conn)?)
@@ -596,7 +626,7 @@ fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-fn now_ms() -> i64 {
+pub(crate) fn now_ms() -> i64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))

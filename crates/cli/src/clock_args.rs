@@ -19,6 +19,15 @@ pub enum ClockArg {
     Cpu,
 }
 
+impl ClockArg {
+    pub fn mode(self) -> ClockMode {
+        match self {
+            ClockArg::Wall => ClockMode::Wall,
+            ClockArg::Cpu => ClockMode::Cpu,
+        }
+    }
+}
+
 #[derive(Args, Clone, Debug)]
 pub struct ClockArgs {
     /// What the clock measures: real time (`wall`, the ALPHANO rule) or the

@@ -31,9 +31,23 @@ pub struct HostArgs {
     /// Each player's clock for a whole game, ms.
     #[arg(long, default_value_t = TimeControl::CONTEST.game_ms)]
     time_ms: u64,
-    /// Seconds a participant waits between two submissions.
-    #[arg(long, default_value_t = 60)]
-    submit_interval: u64,
+    /// Submissions a participant may make within `--submit-window` (NYPC: 2).
+    #[arg(long, default_value_t = 2)]
+    submit_burst: usize,
+    /// The window of `--submit-burst`, in seconds (NYPC: 300): after that
+    /// many submissions within it, the next waits until the window after the
+    /// first of them has passed.
+    #[arg(long, default_value_t = 300)]
+    submit_window: u64,
+    /// The clock of every game: `cpu` (NYPC's rule) or `wall` (the ALPHANO
+    /// pages'). By default each game's own contest: Connexion (NYPC) on the
+    /// CPU clock, the ALPHANO games on the wall clock.
+    #[arg(long, value_enum)]
+    clock: Option<crate::clock_args::ClockArg>,
+    /// The score against the sample AIs (gate and placement games: win 1,
+    /// draw 1/2) that makes a submission eligible as an entry.
+    #[arg(long, default_value_t = 1.0)]
+    eligible_score: f64,
     /// Seconds a participant waits between two challenges.
     #[arg(long, default_value_t = 60)]
     challenge_interval: u64,
@@ -98,8 +112,19 @@ pub fn host(args: &HostArgs) -> Result<()> {
     let mut config = Config::new(&args.db);
     config.players = args.jobs;
     config.time = TimeControl { game_ms: args.time_ms, ..TimeControl::CONTEST };
+    if args.submit_burst == 0 {
+        bail!("--submit-burst must be at least 1");
+    }
+    if !args.eligible_score.is_finite() || args.eligible_score < 0.0 {
+        bail!("--eligible-score must be a number of points, 0 or more");
+    }
+    config.settings.eligible_score = args.eligible_score;
+    config.clock = args.clock.map(crate::clock_args::ClockArg::mode);
     let rules = versus_web::contest::Rules {
-        submit_interval: Duration::from_secs(args.submit_interval),
+        pacing: versus_contest::Pacing {
+            count: args.submit_burst,
+            window: Duration::from_secs(args.submit_window),
+        },
         challenge_interval: Duration::from_secs(args.challenge_interval),
         ..versus_web::contest::Rules::default()
     };

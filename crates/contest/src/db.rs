@@ -21,7 +21,8 @@ use crate::{now_ms, ContestError};
 const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The schema, one migration per version; append only.
-const MIGRATIONS: &[&str] = &["
+const MIGRATIONS: &[&str] = &[
+    "
     CREATE TABLE contest_users (
         id          INTEGER PRIMARY KEY,
         name        TEXT NOT NULL UNIQUE COLLATE NOCASE,
@@ -95,7 +96,114 @@ const MIGRATIONS: &[&str] = &["
         freeze_at INTEGER
     );
     INSERT INTO contest_window (id) VALUES (1);
-    "];
+    ",
+    "
+    -- NYPC's evaluations, scheduled by an organiser: a Swiss tournament, a
+    -- round robin or the staged finals of the entries at their start.
+    CREATE TABLE contest_evaluations (
+        id          INTEGER PRIMARY KEY,
+        game        TEXT NOT NULL,
+        kind        TEXT NOT NULL CHECK (kind IN ('swiss', 'robin', 'finals')),
+        -- Swiss: its rounds; otherwise 1.
+        rounds      INTEGER NOT NULL,
+        -- Games of a Swiss round's pairing, of a round robin's pair, of a
+        -- finals cycle's pair.
+        games       INTEGER NOT NULL,
+        state       TEXT NOT NULL CHECK (state IN ('scheduled', 'running', 'done')),
+        start_at    INTEGER NOT NULL,
+        -- Scheduled again this long after its start, when it is over.
+        repeat_ms   INTEGER,
+        created_at  INTEGER NOT NULL,
+        finished_at INTEGER
+    );
+    CREATE TABLE contest_evaluation_entries (
+        evaluation    INTEGER NOT NULL REFERENCES contest_evaluations (id),
+        seed          INTEGER NOT NULL,
+        submission_id INTEGER NOT NULL REFERENCES contest_submissions (id),
+        PRIMARY KEY (evaluation, seed)
+    );
+    -- Each game of an evaluation (or a bye, with no game): Swiss round or
+    -- finals stage, and finals cycle (else 1).
+    CREATE TABLE contest_evaluation_games (
+        evaluation INTEGER NOT NULL REFERENCES contest_evaluations (id),
+        round      INTEGER NOT NULL,
+        cycle      INTEGER NOT NULL,
+        match_id   INTEGER UNIQUE REFERENCES contest_matches (id),
+        bye        INTEGER REFERENCES contest_submissions (id),
+        CHECK ((match_id IS NULL) <> (bye IS NULL))
+    );
+    CREATE INDEX contest_evaluation_games_by_evaluation ON contest_evaluation_games (evaluation);
+    ",
+];
+
+/// How often a participant may submit: at most `count` submissions within
+/// any `window`. NYPC's online round: two within 5 minutes (after two, the
+/// next waits for 5 minutes after the first of them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pacing {
+    pub count: usize,
+    pub window: Duration,
+}
+
+impl Pacing {
+    pub const NYPC: Pacing = Pacing { count: 2, window: Duration::from_secs(300) };
+    pub const NONE: Pacing = Pacing { count: 1, window: Duration::ZERO };
+
+    /// When the next submission may come, given the participant's latest
+    /// submission times (Unix ms, newest first): `count` after the oldest
+    /// of its last `count` submissions; `None`: now.
+    #[must_use]
+    pub fn next_at(&self, newest_first: &[i64]) -> Option<i64> {
+        let oldest = *newest_first.get(self.count.max(1) - 1)?;
+        Some(oldest + self.window.as_millis() as i64)
+    }
+
+    fn describe(&self) -> String {
+        match self.count {
+            0 | 1 => format!("one submission per {} s", self.window.as_secs()),
+            n => format!("{n} submissions within {} s", self.window.as_secs()),
+        }
+    }
+}
+
+/// Queues a game on `conn` (a connection or a transaction).
+pub(crate) fn insert_match(
+    conn: &Connection,
+    new: &NewMatch,
+) -> std::result::Result<MatchId, ContestError> {
+    conn.execute(
+        "INSERT INTO contest_matches (game, kind, first, second, seed, status, counted,
+             requested_by, created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, 'queued', ?6, ?7, ?8)",
+        params![
+            new.game,
+            new.kind.as_str(),
+            new.first.key(),
+            new.second.key(),
+            new.seed.to_string(),
+            new.counted,
+            new.requested_by.map(|u| u.0),
+            now_ms()
+        ],
+    )?;
+    Ok(MatchId(conn.last_insert_rowid()))
+}
+
+/// A participant's latest `count` submission times, newest first.
+fn recent_submissions(
+    conn: &Connection,
+    user: UserId,
+    count: usize,
+) -> std::result::Result<Vec<i64>, ContestError> {
+    let mut statement = conn.prepare(
+        "SELECT created_at FROM contest_submissions WHERE user_id = ?1
+         ORDER BY created_at DESC, id DESC LIMIT ?2",
+    )?;
+    let times = statement
+        .query_map(params![user.0, count.max(1) as i64], |r| r.get(0))?
+        .collect::<rusqlite::Result<Vec<i64>>>()?;
+    Ok(times)
+}
 
 macro_rules! id_type {
     ($(#[$doc:meta])* $name:ident) => {
@@ -142,6 +250,8 @@ pub enum SubmissionState {
     Rejected,
     Placement,
     Rated,
+    /// Played the sample AIs, below the score that makes it eligible.
+    Ineligible,
 }
 
 impl SubmissionState {
@@ -154,6 +264,7 @@ impl SubmissionState {
             SubmissionState::Rejected => "rejected",
             SubmissionState::Placement => "placement",
             SubmissionState::Rated => "rated",
+            SubmissionState::Ineligible => "ineligible",
         }
     }
 
@@ -166,6 +277,7 @@ impl SubmissionState {
             "rejected" => SubmissionState::Rejected,
             "placement" => SubmissionState::Placement,
             "rated" => SubmissionState::Rated,
+            "ineligible" => SubmissionState::Ineligible,
             other => return Err(ContestError::Corrupt(format!("submission state {other:?}"))),
         })
     }
@@ -227,6 +339,8 @@ pub enum MatchKind {
     Rated,
     Challenge,
     Final,
+    /// A game of an organiser's evaluation (Swiss, round robin, finals).
+    Evaluation,
 }
 
 impl MatchKind {
@@ -237,6 +351,7 @@ impl MatchKind {
             MatchKind::Rated => "rated",
             MatchKind::Challenge => "challenge",
             MatchKind::Final => "final",
+            MatchKind::Evaluation => "evaluation",
         }
     }
 
@@ -247,6 +362,7 @@ impl MatchKind {
             "rated" => MatchKind::Rated,
             "challenge" => MatchKind::Challenge,
             "final" => MatchKind::Final,
+            "evaluation" => MatchKind::Evaluation,
             other => return Err(ContestError::Corrupt(format!("match kind {other:?}"))),
         })
     }
@@ -276,7 +392,7 @@ impl Player {
         }
     }
 
-    fn parse(text: &str) -> Result<Player, ContestError> {
+    pub(crate) fn parse(text: &str) -> Result<Player, ContestError> {
         if let Some(name) = text.strip_prefix("builtin:") {
             return Ok(Player::Builtin(name.to_owned()));
         }
@@ -423,6 +539,16 @@ impl Db {
             message: e.to_string(),
         })?;
         Db::setup(conn)
+    }
+
+    /// The connection, for the evaluations' own tables.
+    pub(crate) fn conn(&mut self) -> &mut Connection {
+        &mut self.conn
+    }
+
+    /// The connection, read only.
+    pub(crate) fn reader(&self) -> &Connection {
+        &self.conn
     }
 
     fn setup(mut conn: Connection) -> std::result::Result<Db, ContestError> {
@@ -619,28 +745,21 @@ impl Db {
 
     // ------------------------------------------------------------- submissions
 
-    /// Stores a submission, queued for compiling. `min_interval` is how long
-    /// a participant waits between two submissions.
+    /// Stores a submission, queued for compiling, if `pacing` allows it.
     pub fn submit(
         &mut self,
         user: UserId,
         game: &str,
         language: &str,
         source: &str,
-        min_interval: Duration,
+        pacing: Pacing,
     ) -> std::result::Result<SubmissionId, ContestError> {
         let now = now_ms();
         let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let last: Option<i64> = tx.query_row(
-            "SELECT max(created_at) FROM contest_submissions WHERE user_id = ?1",
-            [user.0],
-            |r| r.get(0),
-        )?;
-        if let Some(last) = last {
-            let ready = last + min_interval.as_millis() as i64;
+        if let Some(ready) = pacing.next_at(&recent_submissions(&tx, user, pacing.count)?) {
             if now < ready {
                 return Err(ContestError::RateLimited {
-                    what: "one submission at a time".into(),
+                    what: pacing.describe(),
                     wait_s: ((ready - now) as u64).div_ceil(1000),
                 });
             }
@@ -804,8 +923,9 @@ impl Db {
         Ok(())
     }
 
-    /// Each participant's entry in `game`: the submission they chose if it
-    /// plays, else their latest that plays; hidden ones never.
+    /// Each participant's entry in `game` (NYPC's final submission): the
+    /// submission they chose if it is eligible (rated: it passed the sample
+    /// AIs), else their latest eligible one; hidden ones never.
     pub fn entries(&self, game: &str) -> std::result::Result<Vec<Submission>, ContestError> {
         let all = self.submissions(game, None)?;
         let mut chosen = std::collections::HashMap::new();
@@ -819,7 +939,7 @@ impl Db {
             chosen.insert(user, submission);
         }
         let mut entries: Vec<Submission> = Vec::new();
-        let eligible = |s: &Submission| s.state.playing() && !s.hidden;
+        let eligible = |s: &Submission| s.state == SubmissionState::Rated && !s.hidden;
         // Newest first, so the first eligible one of a participant is the latest.
         for submission in &all {
             if entries.iter().any(|e| e.user == submission.user) || !eligible(submission) {
@@ -854,33 +974,20 @@ impl Db {
     // ----------------------------------------------------------------- games
 
     pub fn queue_match(&mut self, new: &NewMatch) -> std::result::Result<MatchId, ContestError> {
-        self.conn.execute(
-            "INSERT INTO contest_matches (game, kind, first, second, seed, status, counted,
-                 requested_by, created_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, 'queued', ?6, ?7, ?8)",
-            params![
-                new.game,
-                new.kind.as_str(),
-                new.first.key(),
-                new.second.key(),
-                new.seed.to_string(),
-                new.counted,
-                new.requested_by.map(|u| u.0),
-                now_ms()
-            ],
-        )?;
-        Ok(MatchId(self.conn.last_insert_rowid()))
+        insert_match(&self.conn, new)
     }
 
     /// Takes the next queued game (gates first, then placements, challenges,
-    /// finals and rated games, each oldest first) and marks it running.
+    /// finals, evaluations and rated games, each oldest first) and marks it
+    /// running.
     pub fn lease_match(&mut self) -> std::result::Result<Option<Match>, ContestError> {
         let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         let id: Option<i64> = tx
             .query_row(
                 "SELECT id FROM contest_matches WHERE status = 'queued'
                  ORDER BY CASE kind WHEN 'gate' THEN 0 WHEN 'placement' THEN 1
-                     WHEN 'challenge' THEN 2 WHEN 'final' THEN 3 ELSE 4 END, id LIMIT 1",
+                     WHEN 'challenge' THEN 2 WHEN 'final' THEN 3 WHEN 'evaluation' THEN 4
+                     ELSE 5 END, id LIMIT 1",
                 [],
                 |r| r.get(0),
             )
@@ -1239,6 +1346,24 @@ fn parse_result(text: &str) -> std::result::Result<GameResult, ContestError> {
 mod tests {
     use super::*;
 
+    /// NYPC's rule by hand: submissions at 0:00 and 0:30 (within 5 min): the
+    /// next is possible at 5:00 (the first of the two + 5 min), not 5:30.
+    /// After 0:00 and 6:00 (not within 5 min) the next may come at once.
+    #[test]
+    fn nypc_pacing_waits_five_minutes_after_the_first_of_the_last_two() {
+        let min = 60_000;
+        let p = Pacing::NYPC;
+        assert_eq!(p.next_at(&[]), None);
+        assert_eq!(p.next_at(&[0]), None, "one submission: the next at once");
+        assert_eq!(p.next_at(&[30_000, 0]), Some(5 * min));
+        // 0:00 then 6:00: allowed from 5:00, so at once after 6:00.
+        assert_eq!(p.next_at(&[6 * min, 0]), Some(5 * min));
+        // 0:00, 6:00, 6:10: the last two are 6:00 and 6:10 → 11:00.
+        assert_eq!(p.next_at(&[6 * min + 10_000, 6 * min, 0]), Some(11 * min));
+        let every_minute = Pacing { count: 1, window: Duration::from_secs(60) };
+        assert_eq!(every_minute.next_at(&[7 * min, 0]), Some(8 * min));
+    }
+
     fn temp(name: &str) -> std::path::PathBuf {
         let dir =
             std::env::temp_dir().join(format!("versus-contest-db-{name}-{}", std::process::id()));
@@ -1264,36 +1389,38 @@ mod tests {
     }
 
     #[test]
-    fn entries_default_to_the_latest_that_plays_unless_one_is_chosen() {
+    fn entries_default_to_the_latest_eligible_unless_one_is_chosen() {
         let dir = temp("entries");
         let mut db = Db::open(&dir.join("c.sqlite")).unwrap();
         let (alice, _) = db.add_user("alice", None, false).unwrap();
-        let ids: Vec<SubmissionId> = (0..3)
+        let ids: Vec<SubmissionId> = (0..5)
             .map(|k| {
-                db.submit(alice.id, "domineering", "cpp", &format!("// {k}\n"), Duration::ZERO)
+                db.submit(alice.id, "domineering", "cpp", &format!("// {k}\n"), Pacing::NONE)
                     .unwrap()
             })
             .collect();
-        let walk = |db: &mut Db, id, to| {
-            for (from, next) in [
-                (SubmissionState::Queued, SubmissionState::Compiling),
-                (SubmissionState::Compiling, SubmissionState::Gate),
-                (SubmissionState::Gate, to),
-            ] {
+        let walk = |db: &mut Db, id, path: &[SubmissionState]| {
+            let mut from = SubmissionState::Queued;
+            for &next in [SubmissionState::Compiling, SubmissionState::Gate].iter().chain(path) {
                 assert!(db.move_submission(id, from, next, None).unwrap());
+                from = next;
             }
         };
-        walk(&mut db, ids[0], SubmissionState::Rated);
-        walk(&mut db, ids[1], SubmissionState::Placement);
-        walk(&mut db, ids[2], SubmissionState::Rejected);
+        use SubmissionState::{Ineligible, Placement, Rated, Rejected};
+        walk(&mut db, ids[0], &[Placement, Rated]);
+        walk(&mut db, ids[1], &[Placement, Rated]);
+        walk(&mut db, ids[2], &[Placement]);
+        walk(&mut db, ids[3], &[Placement, Ineligible]);
+        walk(&mut db, ids[4], &[Rejected]);
         let entry =
             |db: &Db| db.entries("domineering").unwrap().iter().map(|s| s.id).collect::<Vec<_>>();
-        assert_eq!(entry(&db), [ids[1]], "the latest that plays, not the rejected one");
+        assert_eq!(entry(&db), [ids[1]], "the latest eligible: not one still at the sample AIs");
         db.choose_entry(alice.id, ids[0]).unwrap();
         assert_eq!(entry(&db), [ids[0]]);
         db.set_hidden(ids[0], true).unwrap();
         assert_eq!(entry(&db), [ids[1]], "a hidden choice falls back to the latest");
-        assert!(db.choose_entry(alice.id, ids[2]).is_err());
+        assert!(db.choose_entry(alice.id, ids[3]).is_err(), "not eligible");
+        assert!(db.choose_entry(alice.id, ids[4]).is_err(), "rejected");
         assert!(db.choose_entry(UserId(99), ids[1]).is_err());
         let _ = std::fs::remove_dir_all(&dir);
     }

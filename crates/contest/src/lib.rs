@@ -15,6 +15,7 @@
 
 pub mod auth;
 pub mod db;
+pub mod evaluation;
 pub mod levels;
 pub mod policy;
 pub mod rating;
@@ -26,8 +27,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use thiserror::Error;
 
 pub use crate::db::{
-    Db, Match, MatchId, MatchKind, MatchStatus, Submission, SubmissionId, SubmissionState, User,
-    UserId, Window,
+    Db, Match, MatchId, MatchKind, MatchStatus, Pacing, Submission, SubmissionId, SubmissionState,
+    User, UserId, Window,
 };
 pub use crate::rating::{leaderboard, Row};
 

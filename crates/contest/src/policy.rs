@@ -22,8 +22,11 @@ use crate::levels::levels;
 use crate::rating::{Fit, Row};
 
 /// The knobs of matchmaking.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Settings {
+    /// The score against the sample AIs (the gate and placement games, win 1,
+    /// draw ½) a submission needs to be eligible as an entry.
+    pub eligible_score: f64,
     /// Games (queued or running) any player may have at once.
     pub in_flight: usize,
     /// Rated games kept queued while there is anything to play.
@@ -39,7 +42,14 @@ pub struct Settings {
 
 impl Default for Settings {
     fn default() -> Settings {
-        Settings { in_flight: 4, queued: 4, final_top: 8, final_games: 200, solo_games: 200 }
+        Settings {
+            eligible_score: 1.0,
+            in_flight: 4,
+            queued: 4,
+            final_top: 8,
+            final_games: 200,
+            solo_games: 200,
+        }
     }
 }
 
@@ -92,6 +102,77 @@ pub fn pair(game: &dyn Game, kind: MatchKind, a: &Player, b: &Player, seed: u64)
         requested_by: None,
     };
     [one(a, b), one(b, a)]
+}
+
+/// The seed of the sample-AI games: always the same inputs, as NYPC's.
+pub const SAMPLE_SEED: u64 = 2025;
+
+/// NYPC's name for a fault: `TLE`, `WTLE`, `RE`, `WA` (wrong output: a
+/// reply that does not parse or breaks the rules), `CE`.
+#[must_use]
+pub fn nypc_verdict(fault: &versus_core::Fault) -> &'static str {
+    use versus_core::Fault;
+    match fault {
+        Fault::TimeLimit | Fault::Stall => "TLE",
+        Fault::WallTimeLimit => "WTLE",
+        Fault::Runtime { .. } => "WA",
+        Fault::Compile { .. } => "CE",
+        Fault::Crash { .. }
+        | Fault::OutputFlood { .. }
+        | Fault::MemoryLimit
+        | Fault::ProcessLimit => "RE",
+    }
+}
+
+/// A submission's games against the sample AIs (its gate and placement),
+/// scored as NYPC's `VS: sample AI`: win 1, draw ½, loss 0, both seats
+/// summed.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SampleResult {
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+    /// The first fault of the submission's, as NYPC names it.
+    pub verdict: Option<&'static str>,
+}
+
+impl SampleResult {
+    #[must_use]
+    pub fn score(&self) -> f64 {
+        f64::from(self.wins) + f64::from(self.draws) / 2.0
+    }
+
+    /// From the finished sample games of `submission` among `games`.
+    #[must_use]
+    pub fn of(games: &[Match], submission: SubmissionId) -> SampleResult {
+        let mut result = SampleResult::default();
+        let sample = |m: &&Match| matches!(m.kind, MatchKind::Gate | MatchKind::Placement);
+        for game in games.iter().filter(sample) {
+            let (Some(side), Some(outcome)) = (game.side_of(submission), &game.outcome) else {
+                continue;
+            };
+            match outcome.result.points(side) {
+                p if p > 0.75 => result.wins += 1,
+                p if p > 0.25 => result.draws += 1,
+                _ => result.losses += 1,
+            }
+            if result.verdict.is_none() {
+                result.verdict = outcome.faults[side].as_ref().map(nypc_verdict);
+            }
+        }
+        result
+    }
+}
+
+impl std::fmt::Display for SampleResult {
+    /// `5.5 wins (5/1/2)`, then the verdict if there was a fault.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} wins ({}/{}/{})", self.score(), self.wins, self.draws, self.losses)?;
+        if let Some(verdict) = self.verdict {
+            write!(f, ", {verdict}")?;
+        }
+        Ok(())
+    }
 }
 
 /// Placement: a pair against each level, seeds `seed`, `seed + 1`, ...

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use std::thread::{self, JoinHandle};
 use std::time::Duration;
 
-use versus_core::{BySide, Game, GameConfig, RecordLine, TimeControl};
+use versus_core::{BySide, ClockMode, Game, GameConfig, RecordLine, TimeControl};
 use versus_judge::{AgentSpec, Limits};
 use versus_sandbox::{BuildError, Builder, Language};
 
@@ -30,6 +30,9 @@ pub struct Config {
     /// Limits and sandbox of every program.
     pub limits: Limits,
     pub time: TimeControl,
+    /// The clock of every game; `None`: each game's contest's own (see
+    /// [`preset_clock`]).
+    pub clock: Option<ClockMode>,
     /// Games played at once.
     pub players: usize,
     pub settings: Settings,
@@ -49,6 +52,7 @@ impl Config {
             sources: PathBuf::from(sources),
             limits: Limits::default(),
             time: TimeControl::CONTEST,
+            clock: None,
             players: 1,
             settings: Settings::default(),
             poll: Duration::from_millis(200),
@@ -195,7 +199,7 @@ fn compile_next(config: &Config, db: &mut Db, _stop: &AtomicBool) -> Result<bool
                 SubmissionState::Gate,
                 None,
             )?;
-            db.queue_match(&policy::gate(game, submission.id, auth::random_u64()))?;
+            db.queue_match(&policy::gate(game, submission.id, policy::SAMPLE_SEED))?;
         }
         Err(BuildError::Compile { summary, log }) => {
             db.compile_failed(submission.id, &summary, &log)?
@@ -243,7 +247,7 @@ fn schedule(config: &Config, db: &mut Db, _stop: &AtomicBool) -> Result<bool, Co
                     SubmissionState::Placement,
                     None,
                 )? {
-                    for new in policy::placement(game, submission.id, auth::random_u64() >> 1) {
+                    for new in policy::placement(game, submission.id, policy::SAMPLE_SEED + 1) {
                         db.queue_match(&new)?;
                     }
                 }
@@ -255,14 +259,19 @@ fn schedule(config: &Config, db: &mut Db, _stop: &AtomicBool) -> Result<bool, Co
         let placed =
             games.iter().filter(|m| m.kind == MatchKind::Placement).all(|m| m.outcome.is_some());
         if placed {
-            busy |= db.move_submission(
-                submission.id,
-                SubmissionState::Placement,
-                SubmissionState::Rated,
-                None,
-            )?;
+            // NYPC's `VS: sample AI`: eligible from a score on.
+            let sample = policy::SampleResult::of(&games, submission.id);
+            let (to, detail) = if sample.score() >= config.settings.eligible_score {
+                (SubmissionState::Rated, format!("VS sample AI: {sample}"))
+            } else {
+                let bar = config.settings.eligible_score;
+                (SubmissionState::Ineligible, format!("VS sample AI: {sample}, below {bar}"))
+            };
+            busy |=
+                db.move_submission(submission.id, SubmissionState::Placement, to, Some(&detail))?;
         }
     }
+    busy |= crate::evaluation::advance(db, now_ms())?;
     let now = now_ms();
     let window = db.window()?;
     for game in versus_games::all() {
@@ -393,13 +402,26 @@ pub fn agent_spec(
     })
 }
 
+/// The clock of `game`'s own contest: NYPC's CPU clock for Connexion (an
+/// NYPC Code Battle problem), the wall clock for the ALPHANO games.
+#[must_use]
+pub fn preset_clock(game: &dyn Game) -> ClockMode {
+    if game.name() == "connexion" {
+        ClockMode::Cpu
+    } else {
+        ClockMode::Wall
+    }
+}
+
 /// Plays the next queued game and writes it. True when there was one.
 fn play_next(config: &Config, db: &mut Db, _stop: &AtomicBool) -> Result<bool, ContestError> {
     let Some(game_match) = db.lease_match()? else {
         return Ok(false);
     };
     let game = find_game(&game_match.game)?;
-    let game_config = GameConfig { seed: game_match.seed, time: config.time, input: None };
+    let clock = config.clock.unwrap_or_else(|| preset_clock(game));
+    let time = TimeControl { clock, ..config.time };
+    let game_config = GameConfig { seed: game_match.seed, time, input: None };
     let specs = BySide::new(
         agent_spec(config, db, &game_match.first, game_match.seed.wrapping_mul(2).wrapping_add(1))?,
         agent_spec(
@@ -462,7 +484,9 @@ mod tests {
         let mut ids = [SubmissionId(0); 2];
         for (k, name) in ["alice", "bob"].into_iter().enumerate() {
             let (user, _) = db.add_user(name, None, false).unwrap();
-            let id = db.submit(user.id, "domineering", "cpp", "// bot\n", Duration::ZERO).unwrap();
+            let id = db
+                .submit(user.id, "domineering", "cpp", "// bot\n", crate::db::Pacing::NONE)
+                .unwrap();
             for (from, to) in [
                 (SubmissionState::Queued, SubmissionState::Compiling),
                 (SubmissionState::Compiling, SubmissionState::Gate),

@@ -92,17 +92,32 @@ function adminBox(game) {
         contest.info.window = r.window; message.textContent = "Window saved.";
       } catch (error) { message.textContent = error.message; }
     } }, "start", start, "end", end, "freeze", freeze, el("button", { type: "submit", id: "window-save" }, "Save window")), message);
+  const kind = el("select", { id: "eval-kind" }, ...[["swiss", "Swiss"], ["robin", "Round robin"], ["finals", "Staged finals"]].map(([v, t]) => el("option", { value: v }, t)));
+  const rounds = el("input", { type: "number", id: "eval-rounds", min: 1, value: 20, size: 4 });
+  const games = el("input", { type: "number", id: "eval-games", min: 1, value: 2, size: 4 });
+  const when_ = input("eval-start", null);
+  const repeat = el("input", { type: "number", id: "eval-repeat", min: 0, step: "any", placeholder: "hours", size: 6 });
+  box.append(el("form", { class: "inline", id: "eval-form", onsubmit: async (e) => {
+    e.preventDefault();
+    try {
+      const body = { kind: kind.value, rounds: Number(rounds.value), games: Number(games.value) };
+      if (ms(when_)) body.start_at = ms(when_);
+      if (repeat.value) body.repeat_hours = Number(repeat.value);
+      const r = await contestPost(`/api/contest/admin/games/${game}/evaluations`, body);
+      message.textContent = `Evaluation #${r.id} scheduled.`;
+    } catch (error) { message.textContent = error.message; }
+  } }, "evaluation", kind, "rounds", rounds, "games per pairing", games, "start", when_, "every", repeat, "h", el("button", { type: "submit", id: "eval-schedule" }, "Schedule")));
   return box;
 }
 
 function tabs(game, active) {
-  const names = [["top", "Top Player"], ["submissions", "Submissions"], ["participants", "Participants"], ["games", "Games"], ["submit", "Submit"]];
+  const names = [["top", "Top Player"], ["submissions", "Submissions"], ["participants", "Participants"], ["games", "Games"], ["evaluations", "VS: all participants"], ["submit", "Submit"]];
   return el("nav", { class: "tabs" }, ...names.map(([key, label]) =>
     el("a", { href: `#/contest/${game}/${key}`, id: `tab-${key}`, class: key === active ? "active" : null }, label)));
 }
 
 function stateText(s) {
-  return { queued: "queued", compiling: "compiling", ce: "CE", gate: "gate game", rejected: "rejected", placement: "placement", rated: "rated" }[s] || s;
+  return { queued: "queued", compiling: "compiling", ce: "CE", gate: "gate game", rejected: "rejected", placement: "VS sample AI", rated: "eligible, rated", ineligible: "not eligible" }[s] || s;
 }
 
 async function gamePage(gameName, tab) {
@@ -115,6 +130,7 @@ async function gamePage(gameName, tab) {
     else if (tab === "submissions") await submissionsTab(game, body);
     else if (tab === "participants") await participantsTab(game, body);
     else if (tab === "games") await gamesTab(game, body);
+    else if (tab === "evaluations") await evaluationsTab(game, body);
     else await submitTab(game, body);
   } catch (error) { showError(body, error); }
 }
@@ -219,7 +235,7 @@ async function submitTab(game, body) {
       location.hash = `#/contest/submission/${id}`;
     } catch (error) { message.textContent = error.message; }
   });
-  body.append(el("p", {}, `A source in C, C++, Python, Rust or Java, at most ${contest.info.max_source_bytes / 1024} KiB, one every ${contest.info.submit_interval_s} s. `,
+  body.append(el("p", {}, `A source in C, C++, Python, Rust or Java, at most ${contest.info.max_source_bytes / 1024} KiB, at most ${contest.info.pacing.count} within ${contest.info.pacing.window_s} s. `,
     "Start from a sample: ", el("code", {}, `versus new ${game.name} --lang cpp`), "."), form, message);
 }
 
@@ -237,7 +253,7 @@ async function submissionPage(id) {
     if (mine) {
       const priv = await api(`/api/contest/submissions/${id}/source`);
       if (priv.compile_log || s.state === "ce") parts.push(el("h3", {}, "Compiler output"), el("pre", { class: "lines", id: "compile-log" }, priv.detail || "", "\n", priv.compile_log || ""));
-      if (!entry && (s.state === "placement" || s.state === "rated")) parts.push(el("button", { id: "make-entry", onclick: async () => {
+      if (!entry && s.state === "rated") parts.push(el("button", { id: "make-entry", onclick: async () => {
         try { await contestPost(`/api/contest/submissions/${id}/entry`); draw(); } catch (error) { showError(box, error); }
       } }, "Make this my entry"));
       parts.push(el("details", {}, el("summary", {}, "Source"), el("pre", { class: "lines", id: "submission-source" }, priv.source || "")));
@@ -248,7 +264,7 @@ async function submissionPage(id) {
     }
     parts.push(el("h3", {}, "Games"), gamesTable(games));
     box.replaceChildren(...parts);
-    const settled = ["ce", "rejected", "rated"].includes(s.state) && games.every((m) => m.status === "done");
+    const settled = ["ce", "rejected", "rated", "ineligible"].includes(s.state) && games.every((m) => m.status === "done");
     return !settled;
   };
   clearInterval(submissionPoll);
@@ -260,6 +276,51 @@ async function submissionPage(id) {
       }, 1000);
     }
   } catch (error) { showError(box, error); }
+}
+
+async function evaluationsTab(game, body) {
+  const list = await api(`/api/contest/games/${game.name}/evaluations`);
+  if (!list.length) { body.append(el("p", {}, "No evaluation yet: an organiser schedules them (Swiss rounds, round robins, finals).")); return; }
+  const kinds = { swiss: "Swiss", robin: "Round robin", finals: "Staged finals" };
+  body.append(el("table", { class: "data", id: "evaluations" },
+    el("tr", {}, ...["evaluation", "kind", "rounds", "games per pairing", "participants", "state", "start", "finished"].map((h) => el("th", {}, h))),
+    ...list.map((e) => el("tr", {},
+      el("td", {}, el("a", { href: `#/contest/evaluation/${e.id}` }, `#${e.id}`)), el("td", {}, kinds[e.kind] || e.kind),
+      el("td", {}, e.kind === "swiss" ? String(e.rounds) : "—"), el("td", {}, String(e.games)), el("td", {}, String(e.participants)),
+      el("td", {}, e.state), el("td", {}, when(e.start_at_ms)), el("td", {}, when(e.finished_at_ms))))));
+}
+
+async function evaluationPage(id) {
+  const box = el("div", { id: "evaluation" });
+  main.replaceChildren(box);
+  const e = await api(`/api/contest/evaluations/${id}`);
+  const who = new Map(e.participants.map((p) => [p.submission, p]));
+  const name = (sid) => { const p = who.get(sid); return el("a", { href: `#/contest/submission/${sid}` }, p ? `${p.name} (#${sid})` : `#${sid}`); };
+  const kinds = { swiss: "Swiss tournament", robin: "Round robin", finals: "Staged finals" };
+  const breaks = e.kind === "swiss" ? ["rounds won", "opponents' scores", "weighted score", "weighted opponents'"] : ["Sonneborn–Berger"];
+  const parts = [el("h2", {}, `${kinds[e.kind]} #${e.id} — ${e.game}`),
+    el("p", {}, el("a", { href: `#/contest/${e.game}/evaluations` }, "All evaluations"), ` · ${e.state}, started ${when(e.start_at_ms)}`, e.finished_at_ms ? `, finished ${when(e.finished_at_ms)}` : ""),
+    el("h3", {}, "Standings"),
+    el("table", { class: "data", id: "evaluation-standings" },
+      el("tr", {}, ...["#", "participant", "seed", "score", ...breaks, "performance", "expected"].map((h) => el("th", {}, h))),
+      ...e.standings.map((r) => { const p = who.get(r.submission) || {}; return el("tr", {},
+        el("td", {}, String(r.rank)), el("td", {}, name(r.submission)), el("td", {}, String(r.seed)), el("td", {}, String(r.score)),
+        ...r.tie_breaks.map((t) => el("td", {}, String(Math.round(t * 100) / 100))),
+        el("td", {}, p.performance == null ? "—" : String(p.performance)), el("td", {}, p.expected == null ? "—" : String(p.expected))); }))];
+  for (const round of e.rounds) {
+    const label = e.kind === "finals" ? `Stage ${round.round}` : e.kind === "swiss" ? `Round ${round.round}` : "Games";
+    parts.push(el("h3", {}, label));
+    if (round.bye) parts.push(el("p", {}, "Bye: ", name(round.bye)));
+    if (round.advancing.length) parts.push(el("p", {}, "Go on: ", ...round.advancing.flatMap((a, k) => (k ? [", ", name(a)] : [name(a)]))));
+    parts.push(el("table", { class: "data evaluation-round" },
+      el("tr", {}, ...["game", ...(e.kind === "finals" ? ["cycle"] : []), "first", "second", "result"].map((h) => el("th", {}, h))),
+      ...round.games.map((g) => el("tr", {},
+        el("td", {}, g.status === "done" ? el("a", { href: `#/contest/match/${g.id}` }, `#${g.id}`) : `#${g.id}`),
+        ...(e.kind === "finals" ? [el("td", {}, String(g.cycle))] : []),
+        el("td", {}, name(g.first)), el("td", {}, name(g.second)),
+        el("td", {}, g.first_points == null ? g.status : `${g.first_points} – ${1 - g.first_points}`)))));
+  }
+  box.replaceChildren(...parts);
 }
 
 async function matchPage(id) {
@@ -289,6 +350,7 @@ async function contestRoute(hash) {
   let m;
   if ((m = hash.match(/^#\/contest\/submission\/(\d+)$/))) return submissionPage(m[1]);
   if ((m = hash.match(/^#\/contest\/match\/(\d+)$/))) return matchPage(m[1]);
+  if ((m = hash.match(/^#\/contest\/evaluation\/(\d+)$/))) return evaluationPage(m[1]).catch((error) => showError(main, error));
   if ((m = hash.match(/^#\/contest\/([a-z-]+)(?:\/([a-z]+))?$/))) return gamePage(m[1], m[2] || "top");
   return contestHome();
 }

@@ -25,7 +25,7 @@ use versus_contest::db::{Player, Window};
 use versus_contest::levels::{levels, summary};
 use versus_contest::runner::{self, Config};
 use versus_contest::{
-    auth, leaderboard, now_ms, ContestError, Db, MatchId, Submission, SubmissionId, User,
+    auth, leaderboard, now_ms, ContestError, Db, MatchId, Pacing, Submission, SubmissionId, User,
 };
 use versus_core::{Game, RecordLine, Side};
 use versus_judge::Language;
@@ -54,7 +54,8 @@ pub struct Contest {
 pub struct Rules {
     /// The largest source accepted.
     pub max_source_bytes: usize,
-    pub submit_interval: Duration,
+    /// How often a participant may submit (NYPC's: two within 5 minutes).
+    pub pacing: Pacing,
     pub challenge_interval: Duration,
     pub session_ttl: Duration,
 }
@@ -63,7 +64,7 @@ impl Default for Rules {
     fn default() -> Rules {
         Rules {
             max_source_bytes: 256 * 1024,
-            submit_interval: Duration::from_secs(60),
+            pacing: Pacing::NYPC,
             challenge_interval: Duration::from_secs(60),
             session_ttl: Duration::from_secs(7 * 24 * 3600),
         }
@@ -123,6 +124,9 @@ pub fn routes() -> Router<Arc<AppState>> {
         .route("/api/contest/admin/submissions/{id}/rejudge", post(rejudge))
         .route("/api/contest/admin/games/{game}/reset", post(reset))
         .route("/api/contest/admin/window", post(set_window))
+        .route("/api/contest/games/{game}/evaluations", get(evaluations))
+        .route("/api/contest/evaluations/{id}", get(evaluation))
+        .route("/api/contest/admin/games/{game}/evaluations", post(schedule_evaluation))
 }
 
 fn contest(state: &AppState) -> Result<&Contest, ApiError> {
@@ -269,7 +273,10 @@ async fn overview(State(state): State<Arc<AppState>>) -> ApiResult {
             "now": now_ms(),
             "languages": ["c", "cpp", "python", "rust", "java"],
             "max_source_bytes": contest.rules.max_source_bytes,
-            "submit_interval_s": contest.rules.submit_interval.as_secs(),
+            "pacing": {
+                "count": contest.rules.pacing.count,
+                "window_s": contest.rules.pacing.window.as_secs(),
+            },
             "time_ms": contest.config.time.game_ms,
         }))
     })
@@ -488,7 +495,7 @@ async fn submit(
             game.name(),
             language.name(),
             &upload.source,
-            contest.rules.submit_interval,
+            contest.rules.pacing,
         )?;
         Ok((StatusCode::CREATED, Json(json!({ "id": id, "language": language.name() })))
             .into_response())
@@ -783,6 +790,82 @@ async fn reset(
     with_db(&state, move |db, _| {
         admin(db, &headers)?;
         ok(json!({ "uncounted": db.reset_ratings(game.name())? }))
+    })
+    .await
+}
+
+/// The evaluations of a game (NYPC's `VS: all participants`), newest first.
+async fn evaluations(
+    State(state): State<Arc<AppState>>,
+    UrlPath(game): UrlPath<String>,
+) -> ApiResult {
+    let game = find_game(&game)?;
+    with_db(&state, move |db, _| ok(json!(versus_contest::evaluation::list(db, game.name())?)))
+        .await
+}
+
+/// One evaluation's rounds (or stages), games, standings with tie-breaks,
+/// and performances.
+async fn evaluation(State(state): State<Arc<AppState>>, UrlPath(id): UrlPath<String>) -> ApiResult {
+    let id: i64 = id.parse().map_err(|_| ApiError::missing(format!("no evaluation {id:?}")))?;
+    with_db(&state, move |db, _| ok(json!(versus_contest::evaluation::view(db, id)?))).await
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EvaluationRequest {
+    kind: String,
+    #[serde(default = "one")]
+    rounds: u32,
+    #[serde(default = "two")]
+    games: u32,
+    /// Unix ms; now when absent.
+    start_at: Option<i64>,
+    /// Hours between two runs (e.g. 12: twice a day).
+    repeat_hours: Option<f64>,
+}
+
+fn one() -> u32 {
+    1
+}
+
+fn two() -> u32 {
+    2
+}
+
+/// Schedules an evaluation (admins).
+async fn schedule_evaluation(
+    State(state): State<Arc<AppState>>,
+    UrlPath(game): UrlPath<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> ApiResult {
+    let game = find_game(&game)?;
+    with_db(&state, move |db, _| {
+        admin(db, &headers)?;
+        let request: EvaluationRequest = parse(&body)?;
+        let repeat_ms = match request.repeat_hours {
+            Some(h) if h.is_finite() && h > 0.0 && h < 24.0 * 366.0 => {
+                Some((h * 3_600_000.0) as i64)
+            }
+            Some(_) => {
+                return Err(ContestError::Invalid(
+                    "repeat_hours must be between 0 and a year".into(),
+                )
+                .into())
+            }
+            None => None,
+        };
+        let plan = versus_contest::evaluation::Plan {
+            game: game.name().to_owned(),
+            kind: versus_contest::evaluation::Kind::parse(&request.kind)?,
+            rounds: request.rounds,
+            games: request.games,
+            start_at: request.start_at.unwrap_or_else(now_ms),
+            repeat_ms,
+        };
+        let id = versus_contest::evaluation::schedule(db, &plan)?;
+        Ok((StatusCode::CREATED, Json(json!({ "id": id }))).into_response())
     })
     .await
 }

@@ -509,7 +509,7 @@ fn a_participant_signs_up_submits_the_starter_and_finds_it_on_top_player() {
     config.limits.sandbox.builds = dir.join("cache");
     config.time = versus_core::TimeControl::new(1000, 3000);
     let rules = versus_web::contest::Rules {
-        submit_interval: Duration::ZERO,
+        pacing: versus_contest::Pacing::NONE,
         ..versus_web::contest::Rules::default()
     };
     let addr = SocketAddr::from(([127, 0, 0, 1], free_port()));

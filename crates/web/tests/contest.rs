@@ -50,7 +50,7 @@ fn host(name: &str, rules: Rules) -> Host {
 
 fn quick() -> Rules {
     Rules {
-        submit_interval: Duration::ZERO,
+        pacing: versus_contest::Pacing::NONE,
         challenge_interval: Duration::ZERO,
         ..Rules::default()
     }
@@ -326,7 +326,13 @@ async fn submissions_are_checked_and_bad_ones_write_nothing() {
 
 #[tokio::test]
 async fn submissions_are_rate_limited_per_participant() {
-    let host = host("rate", Rules { submit_interval: Duration::from_secs(60), ..quick() });
+    let host = host(
+        "rate",
+        Rules {
+            pacing: versus_contest::Pacing { count: 1, window: Duration::from_secs(60) },
+            ..quick()
+        },
+    );
     let (alice, bob) = (sign_up(&host, "alice").await, sign_up(&host, "bob").await);
     let url = "/api/contest/games/domineering/submissions";
     let good = json!({ "filename": "bot.cpp", "source": SOURCE });
@@ -795,4 +801,75 @@ async fn public_pages_answer_without_sign_in_and_unknown_games_are_404() {
     let (status, value) = get(&plain, "/api/contest", As::Nobody).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
     assert!(value["error"].as_str().unwrap().contains("no contest"));
+}
+
+#[tokio::test]
+async fn admins_schedule_evaluations_and_anybody_reads_their_rounds_and_standings() {
+    let host = host("evaluations", quick());
+    let (alice, bob, carol) =
+        (sign_up(&host, "alice").await, sign_up(&host, "bob").await, sign_up(&host, "carol").await);
+    let root = admin(&host);
+    let mut ids = Vec::new();
+    for person in [&alice, &bob, &carol] {
+        let id = submit(&host, person).await;
+        playing(&host, id);
+        ids.push(id);
+    }
+    let url = "/api/contest/admin/games/domineering/evaluations";
+    let swiss = json!({ "kind": "swiss", "rounds": 2, "games": 2 });
+    assert_eq!(post(&host, url, As::Token(&alice), swiss.clone()).await.0, StatusCode::FORBIDDEN);
+    assert_eq!(post(&host, url, As::Nobody, swiss.clone()).await.0, StatusCode::UNAUTHORIZED);
+    for bad in [
+        json!({ "kind": "knockout" }),
+        json!({ "kind": "swiss", "rounds": 0 }),
+        json!({ "kind": "swiss", "games": 1000 }),
+        json!({ "kind": "swiss", "repeat_hours": -1 }),
+        json!({ "kind": "swiss", "colour": "blue" }),
+    ] {
+        let (status, value) = post(&host, url, As::Token(&root), bad.clone()).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{bad}: {value}");
+    }
+    let missing = "/api/contest/admin/games/chess/evaluations";
+    assert_eq!(
+        post(&host, missing, As::Token(&root), swiss.clone()).await.0,
+        StatusCode::NOT_FOUND
+    );
+    let (status, value) = post(&host, url, As::Token(&root), swiss).await;
+    assert_eq!(status, StatusCode::CREATED, "{value}");
+    let id = value["id"].as_i64().unwrap();
+
+    // The scheduler's step, as the runner takes it: it starts, seeds the
+    // three entries by submission time, and queues round 1 with a bye.
+    {
+        let mut db = Db::open(&host.db).unwrap();
+        assert!(versus_contest::evaluation::advance(&mut db, versus_contest::now_ms()).unwrap());
+    }
+    let (status, list) = get(&host, "/api/contest/games/domineering/evaluations", As::Nobody).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(list[0]["id"], id);
+    assert_eq!(list[0]["state"], "running");
+    assert_eq!(list[0]["participants"], 3);
+    let (status, view) = get(&host, &format!("/api/contest/evaluations/{id}"), As::Nobody).await;
+    assert_eq!(status, StatusCode::OK, "{view}");
+    assert_eq!(view["kind"], "swiss");
+    // Round 1: everyone on 0: the bye to seed 1 (alice's), then bob's and
+    // carol's two games, seats alternating.
+    assert_eq!(view["rounds"][0]["bye"], ids[0]);
+    let games = view["rounds"][0]["games"].as_array().unwrap();
+    assert_eq!(games.len(), 2);
+    assert_eq!(
+        (games[0]["first"].clone(), games[0]["second"].clone()),
+        (json!(ids[2]), json!(ids[1]))
+    );
+    assert_eq!(
+        (games[1]["first"].clone(), games[1]["second"].clone()),
+        (json!(ids[1]), json!(ids[2]))
+    );
+    assert_eq!(view["participants"][0]["name"], "alice");
+    assert_eq!(view["standings"][0]["submission"], ids[0], "the bye's points: {view}");
+    assert_eq!(
+        get(&host, "/api/contest/evaluations/999", As::Nobody).await.0,
+        StatusCode::NOT_FOUND
+    );
+    assert_eq!(get(&host, "/api/contest/evaluations/x", As::Nobody).await.0, StatusCode::NOT_FOUND);
 }

@@ -616,6 +616,56 @@ fn a_participant_signs_up_submits_the_starter_and_finds_it_on_top_player() {
         })),
     );
     assert_eq!(forbidden, json!(403));
+
+    // bob submits the starter too, and an organiser schedules a round robin
+    // of the two entries from the admin box; its page shows the standings
+    // with Sonneborn-Berger and performances, and links the games.
+    browser.open(&format!("http://{addr}/#/contest/domineering/top"));
+    browser.wait("return document.querySelector('#contest-signout')");
+    browser.click("#contest-signout");
+    browser.sign("bob", "#contest-signin");
+    browser.click("#tab-submit");
+    browser.wait("return document.querySelector('#submit-file')");
+    browser.type_into("#submit-file", starter.to_str().unwrap());
+    browser.click("#submit-send");
+    browser.wait_long(
+        "return document.querySelector('#submission-state')?.textContent.includes('rated')",
+        Duration::from_secs(240),
+    );
+    versus_contest::Db::open(&dir.join("contest.sqlite"))
+        .unwrap()
+        .add_user("root", Some("root-password"), true)
+        .unwrap();
+    browser.open(&format!("http://{addr}/#/contest/domineering/top"));
+    browser.wait("return document.querySelector('#contest-signout')");
+    browser.click("#contest-signout");
+    browser.sign("root", "#contest-signin");
+    browser.wait("return document.querySelector('#eval-form')");
+    browser.script(
+        "document.querySelector('#admin').open = true;
+         document.querySelector('#eval-kind').value = 'robin';
+         document.querySelector('#eval-games').value = '2';",
+    );
+    browser.click("#eval-schedule");
+    browser
+        .wait("return document.querySelector('#admin-message')?.textContent.includes('scheduled')");
+    browser.click("#tab-evaluations");
+    browser.wait("return document.querySelector('#evaluations a')");
+    browser.click("#evaluations a");
+    let standings = browser.wait_long(
+        "const rows = Array.from(document.querySelectorAll('#evaluation-standings tr')).slice(1);
+         const done = document.querySelectorAll('.evaluation-round a[href^=\"#/contest/match/\"]').length === 2;
+         if (!done) { dispatchEvent(new HashChangeEvent('hashchange')); return false; }
+         return rows.map(r => r.textContent);",
+        Duration::from_secs(120),
+    );
+    let rows: Vec<&str> = standings.as_array().unwrap().iter().filter_map(Value::as_str).collect();
+    assert_eq!(rows.len(), 2, "{rows:?}");
+    assert!(rows.iter().any(|r| r.contains("alice")) && rows.iter().any(|r| r.contains("bob")));
+    let header =
+        browser.script("return document.querySelector('#evaluation-standings tr').textContent");
+    assert!(header.as_str().unwrap().contains("Sonneborn"), "{header}");
+    browser.screenshot(&screenshots().join("contest-evaluation.png"));
     drop(browser);
     let _ = std::fs::remove_dir_all(&dir);
 }

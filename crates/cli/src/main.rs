@@ -16,6 +16,7 @@ use versus_judge::{
 mod clock_args;
 mod connexion_tool;
 mod contest;
+mod doctor;
 mod runs;
 mod starters;
 
@@ -213,13 +214,7 @@ fn doctor() -> Result<()> {
         writeln!(out, "missing:          {missing}")?;
     }
     writeln!(out, "build cache:      {}", versus_sandbox::Builder::default_cache().display())?;
-    writeln!(out, "judging environment:")?;
-    for language in Language::ALL {
-        match language.toolchain() {
-            Ok(toolchain) => writeln!(out, "  {:<8} {}", language.name(), toolchain.version)?,
-            Err(why) => writeln!(out, "  {:<8} missing: {why}", language.name())?,
-        }
-    }
+    doctor::languages(&mut out)?;
     Ok(())
 }
 

@@ -1,17 +1,26 @@
 //! Every starter bot, as a contestant gets it from `versus new`, compiles in
 //! the sandbox and plays whole games against `builtin:random` and
-//! `builtin:greedy` from both seats with no fault.
+//! `builtin:greedy` from both seats with no fault; a data file is there at
+//! run time and not at compile time; oversized sources and data are refused.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 const VERSUS: &str = env!("CARGO_BIN_EXE_versus");
-const LANGUAGES: [(&str, &str); 5] = [
-    ("c", "bot.c"),
-    ("cpp", "bot.cpp"),
-    ("python", "bot.py"),
-    ("rust", "bot.rs"),
-    ("java", "Main.java"),
+/// Each language, the file `versus new` writes, and what the `src:` spec
+/// adds when the extension names another language.
+const LANGUAGES: [(&str, &str, &str); 11] = [
+    ("c", "bot.c", ""),
+    ("cpp", "bot.cpp", ""),
+    ("python", "bot.py", ""),
+    ("pypy", "bot.py", "?lang=pypy"),
+    ("rust", "bot.rs", ""),
+    ("java", "Main.java", ""),
+    ("go", "bot.go", ""),
+    ("javascript", "bot.js", ""),
+    ("typescript", "bot.ts", ""),
+    ("lua", "bot.lua", ""),
+    ("luajit", "bot.lua", "?lang=luajit"),
 ];
 
 fn folder(name: &str) -> PathBuf {
@@ -31,26 +40,27 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
+/// Every language's starter of `game`: one game against `random` from the
+/// first seat and one against `greedy` from the second.
 fn starters_play(game: &str) {
     let dir = folder(game);
     let cache = dir.join("cache");
-    for (lang, file) in LANGUAGES {
+    for (lang, file, suffix) in LANGUAGES {
         let bot = dir.join(lang);
         let made = versus(&cache, &["new", game, "--lang", lang, bot.to_str().unwrap()]);
-        assert!(made.status.success(), "{}", text(&made.stderr));
+        assert!(made.status.success(), "{lang}: {}", text(&made.stderr));
         let printed = text(&made.stdout);
         let path = bot.join(file);
-        let spec = format!("src:{}", path.display());
+        let spec = format!("src:{}{suffix}", path.display());
         assert!(path.is_file(), "{printed}");
         assert!(
             printed.contains(&format!("versus match {game} {spec} builtin:greedy")),
             "{printed}"
         );
-        for (seed, opponent, seat) in [(1, "random", 0), (2, "greedy", 1), (3, "greedy", 0)] {
+        for (seed, opponent, seat) in [(1, "random", 0), (2, "greedy", 1)] {
             let seed = seed.to_string();
-            let mut agents = [spec.as_str(), opponent];
             let opponent = format!("builtin:{opponent}");
-            agents[1] = &opponent;
+            let mut agents = [spec.as_str(), opponent.as_str()];
             if seat == 1 {
                 agents.swap(0, 1);
             }
@@ -86,6 +96,120 @@ fn connexion_starters_play_whole_games() {
 #[test]
 fn betris_starters_play_whole_games() {
     starters_play("betris-large");
+}
+
+/// A Domineering bot that passes every turn, in Python: it says on standard
+/// error what its data.bin holds (its first line and its size), and stops
+/// before `OK` when there is none.
+const DATA_READER: &str = r#"import sys
+try:
+    data = open("data.bin", "rb").read()
+except OSError as e:
+    print("no data.bin:", e, file=sys.stderr)
+    sys.exit(3)
+print("data.bin:", data.split(b"\n")[0].decode(), len(data), "bytes", file=sys.stderr)
+for line in sys.stdin:
+    if line.startswith("READY"):
+        print("OK", flush=True)
+    elif line.startswith("TURN"):
+        print("MOVE -1 -1", flush=True)
+    elif line.startswith("FINISH"):
+        break
+"#;
+
+/// Plays a Domineering game of `spec` against `random`; the record's text.
+fn play_recorded(cache: &Path, dir: &Path, spec: &str) -> (Output, String) {
+    let record = dir.join("record.jsonl");
+    let _ = std::fs::remove_file(&record);
+    let played = versus(
+        cache,
+        &[
+            "match",
+            "domineering",
+            spec,
+            "builtin:random",
+            "--seed",
+            "5",
+            "--record",
+            record.to_str().unwrap(),
+        ],
+    );
+    (played, std::fs::read_to_string(&record).unwrap_or_default())
+}
+
+#[test]
+fn data_bin_is_there_at_run_time_and_not_at_compile_time() {
+    let dir = folder("data");
+    let cache = dir.join("cache");
+    std::fs::write(dir.join("reader.py"), DATA_READER).unwrap();
+    // Exactly the limit, 10 MiB, is accepted; its first line names it.
+    let mut data = b"weights-v1\n".to_vec();
+    data.resize(10 * 1024 * 1024, b'w');
+    std::fs::write(dir.join("weights.bin"), &data).unwrap();
+    // A relative data file is beside the source.
+    let spec = format!("src:{}?data=weights.bin", dir.join("reader.py").display());
+    let (played, record) = play_recorded(&cache, &dir, &spec);
+    assert!(played.status.success(), "{}", text(&played.stderr));
+    assert!(record.contains("data.bin: weights-v1 10485760 bytes"), "{record}");
+    assert!(text(&played.stdout).contains("result"), "{}", text(&played.stdout));
+    // Without a data file the same program finds none.
+    let bare = format!("src:{}", dir.join("reader.py").display());
+    let (_, record) = play_recorded(&cache, &dir, &bare);
+    assert!(record.contains("no data.bin"), "{record}");
+    // Programs that want data.bin while they are compiled do not compile,
+    // though the game gives them one: C's #include, Rust's include_bytes!,
+    // Go's embed.
+    std::fs::write(dir.join("small.bin"), "42").unwrap();
+    let compile_time = [
+        ("inc.c", "#include <stdio.h>\nint main(void) { printf(\"%d\\n\",\n#include \"data.bin\"\n); }\n"),
+        ("inc.rs", "fn main() { println!(\"{}\", include_bytes!(\"data.bin\").len()); }\n"),
+        ("embed.go", "package main\n\nimport _ \"embed\"\n\n//go:embed data.bin\nvar data []byte\n\nfunc main() { println(len(data)) }\n"),
+    ];
+    for (name, source) in compile_time {
+        let path = dir.join(name);
+        std::fs::write(&path, source).unwrap();
+        let spec = format!("src:{}?data=small.bin", path.display());
+        let (played, record) = play_recorded(&cache, &dir, &spec);
+        assert!(played.status.success(), "{name}: {}", text(&played.stderr));
+        let out = text(&played.stdout);
+        assert!(out.contains("CE"), "{name}: {out}");
+        assert!(
+            record.contains("data.bin"),
+            "{name}: the compiler names the missing file: {record}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn oversized_sources_and_data_files_are_refused_with_a_clear_message() {
+    let dir = folder("oversize");
+    let cache = dir.join("cache");
+    let reader = dir.join("reader.py");
+    std::fs::write(&reader, DATA_READER).unwrap();
+    let mut big = DATA_READER.as_bytes().to_vec();
+    big.resize(1024 * 1024 + 1, b'\n');
+    std::fs::write(dir.join("big.py"), &big).unwrap();
+    std::fs::write(dir.join("big.bin"), vec![0u8; 10 * 1024 * 1024 + 1]).unwrap();
+    let cases = [
+        (
+            format!("src:{}", dir.join("big.py").display()),
+            "is 1048577 bytes; the limit is 1048576 bytes (1 MiB)",
+        ),
+        (
+            format!("src:{}?data=big.bin", reader.display()),
+            "is 10485761 bytes; the limit is 10485760 bytes (10 MiB)",
+        ),
+        (format!("src:{}?data=none.bin", reader.display()), "cannot read the data file"),
+    ];
+    for (spec, said) in cases {
+        let played = versus(&cache, &["match", "domineering", &spec, "builtin:random"]);
+        assert!(!played.status.success(), "{spec}");
+        let stderr = text(&played.stderr);
+        assert!(stderr.contains(said), "{spec}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -17,6 +17,11 @@
 // Only protocol lines may go to stdout; print debug output to stderr.
 //
 // The places meant to be changed are marked CHANGE HERE.
+// data.bin: a data file sent with the source (e.g. weights) is in the
+// working folder at run time only (`versus match GAME src:Main.java?data=FILE`):
+//   byte[] data = java.nio.file.Files.readAllBytes(java.nio.file.Path.of("data.bin"));
+//   System.err.println("data.bin: " + data.length + " bytes");
+
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.IOException;

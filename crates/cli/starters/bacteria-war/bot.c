@@ -19,6 +19,13 @@
  *
  * The places meant to be changed are marked CHANGE HERE.
  */
+/* data.bin: a data file sent with the source (e.g. weights) is in the
+ * working folder at run time only (`versus match GAME src:bot.c?data=FILE`),
+ * never at compile time, so read it with fopen, not #include:
+ *   FILE *data = fopen("data.bin", "rb");
+ *   if (data) { fseek(data, 0, SEEK_END); fprintf(stderr, "data.bin: %ld bytes\n", ftell(data)); fclose(data); }
+ */
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

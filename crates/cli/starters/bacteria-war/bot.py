@@ -16,6 +16,13 @@
 # Only protocol lines may go to stdout; print debug output to stderr.
 #
 # The places meant to be changed are marked CHANGE HERE.
+# data.bin: a data file sent with the source (e.g. weights) is in the
+# working folder at run time only (`versus match GAME src:bot.py?data=FILE`):
+#   try:
+#       data = open("data.bin", "rb").read()   # numpy: numpy.fromfile("data.bin", dtype=...)
+#   except FileNotFoundError:
+#       data = None
+
 import random
 import sys
 

@@ -17,6 +17,13 @@
 // Only protocol lines may go to stdout; print debug output to stderr.
 //
 // The places meant to be changed are marked CHANGE HERE.
+// data.bin: a data file sent with the source (e.g. weights) is in the
+// working folder at run time only (`versus match GAME src:bot.rs?data=FILE`),
+// so read it with std::fs, not include_bytes! (which runs at compile time):
+//   if let Ok(data) = std::fs::read("data.bin") {
+//       eprintln!("data.bin: {} bytes", data.len());
+//   }
+
 use std::io::{self, BufRead, Write};
 use std::time::{SystemTime, UNIX_EPOCH};
 

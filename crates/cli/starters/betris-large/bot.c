@@ -21,6 +21,13 @@
  * The places a contestant will change are marked CHANGE HERE:
  *   evaluate() (how good a board is), the bet in PHASE1, and time use.
  */
+/* data.bin: a data file sent with the source (e.g. weights) is in the
+ * working folder at run time only (`versus match GAME src:bot.c?data=FILE`),
+ * never at compile time, so read it with fopen, not #include:
+ *   FILE *data = fopen("data.bin", "rb");
+ *   if (data) { fseek(data, 0, SEEK_END); fprintf(stderr, "data.bin: %ld bytes\n", ftell(data)); fclose(data); }
+ */
+
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>

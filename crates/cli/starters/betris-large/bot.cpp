@@ -19,6 +19,13 @@
 //
 // The places a contestant will change are marked CHANGE HERE:
 //   evaluate() (how good a board is), the bet in PHASE1, and time use.
+// data.bin: a data file sent with the source (e.g. weights) is in the
+// working folder at run time only (`versus match GAME src:bot.cpp?data=FILE`),
+// never at compile time, so read it with a stream, not #include:
+//   std::ifstream file("data.bin", std::ios::binary);   // #include <fstream>, <iterator>
+//   std::vector<char> data{std::istreambuf_iterator<char>(file), {}};
+//   std::cerr << "data.bin: " << data.size() << " bytes\n";
+
 #include <algorithm>
 #include <array>
 #include <iostream>

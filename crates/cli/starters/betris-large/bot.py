@@ -18,6 +18,13 @@
 #
 # The places a contestant will change are marked CHANGE HERE:
 #   evaluate() (how good a board is), the bet in PHASE1, and time use.
+# data.bin: a data file sent with the source (e.g. weights) is in the
+# working folder at run time only (`versus match GAME src:bot.py?data=FILE`):
+#   try:
+#       data = open("data.bin", "rb").read()   # numpy: numpy.fromfile("data.bin", dtype=...)
+#   except FileNotFoundError:
+#       data = None
+
 import sys
 
 N = 7             # board side

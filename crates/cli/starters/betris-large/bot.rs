@@ -19,6 +19,13 @@
 //
 // The places a contestant will change are marked CHANGE HERE:
 //   evaluate() (how good a board is), the bet in PHASE1, and time use.
+// data.bin: a data file sent with the source (e.g. weights) is in the
+// working folder at run time only (`versus match GAME src:bot.rs?data=FILE`),
+// so read it with std::fs, not include_bytes! (which runs at compile time):
+//   if let Ok(data) = std::fs::read("data.bin") {
+//       eprintln!("data.bin: {} bytes", data.len());
+//   }
+
 use std::collections::HashMap;
 use std::io::{self, BufRead, Write};
 

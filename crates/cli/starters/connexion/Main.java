@@ -19,6 +19,11 @@
 // Debug output must go to System.err: stdout belongs to the judge.
 //
 // The places to change are marked CHANGE HERE.
+// data.bin: a data file sent with the source (e.g. weights) is in the
+// working folder at run time only (`versus match GAME src:Main.java?data=FILE`):
+//   byte[] data = java.nio.file.Files.readAllBytes(java.nio.file.Path.of("data.bin"));
+//   System.err.println("data.bin: " + data.length + " bytes");
+
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

@@ -19,6 +19,13 @@
 #
 # The places to change are marked CHANGE HERE.
 
+# data.bin: a data file sent with the source (e.g. weights) is in the
+# working folder at run time only (`versus match GAME src:bot.py?data=FILE`):
+#   try:
+#       data = open("data.bin", "rb").read()   # numpy: numpy.fromfile("data.bin", dtype=...)
+#   except FileNotFoundError:
+#       data = None
+
 import sys
 
 COLUMNS = "abcdef"

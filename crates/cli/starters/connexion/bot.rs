@@ -18,6 +18,13 @@
 // Debug output must go to stderr (eprintln!): stdout belongs to the judge.
 //
 // The places to change are marked CHANGE HERE.
+// data.bin: a data file sent with the source (e.g. weights) is in the
+// working folder at run time only (`versus match GAME src:bot.rs?data=FILE`),
+// so read it with std::fs, not include_bytes! (which runs at compile time):
+//   if let Ok(data) = std::fs::read("data.bin") {
+//       eprintln!("data.bin: {} bytes", data.len());
+//   }
+
 use std::io::{self, BufRead, Write};
 
 // Cell index = column*12 + row*2 + sign (0 for '-', 1 for '+'); 72 slots.

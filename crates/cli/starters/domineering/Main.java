@@ -17,6 +17,11 @@
  * FIRST places horizontal dominoes (x,y)+(x,y+1), SECOND vertical ones
  * (x,y)+(x+1,y); (x,y) is always the top-left cell of the domino.
  */
+// data.bin: a data file sent with the source (e.g. weights) is in the
+// working folder at run time only (`versus match GAME src:Main.java?data=FILE`):
+//   byte[] data = java.nio.file.Files.readAllBytes(java.nio.file.Path.of("data.bin"));
+//   System.err.println("data.bin: " + data.length + " bytes");
+
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

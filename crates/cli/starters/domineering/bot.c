@@ -17,6 +17,13 @@
  * FIRST places horizontal dominoes (x,y)+(x,y+1), SECOND vertical ones
  * (x,y)+(x+1,y); (x,y) is always the top-left cell of the domino.
  */
+/* data.bin: a data file sent with the source (e.g. weights) is in the
+ * working folder at run time only (`versus match GAME src:bot.c?data=FILE`),
+ * never at compile time, so read it with fopen, not #include:
+ *   FILE *data = fopen("data.bin", "rb");
+ *   if (data) { fseek(data, 0, SEEK_END); fprintf(stderr, "data.bin: %ld bytes\n", ftell(data)); fclose(data); }
+ */
+
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>

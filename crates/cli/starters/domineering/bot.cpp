@@ -17,6 +17,13 @@
  * FIRST places horizontal dominoes (x,y)+(x,y+1), SECOND vertical ones
  * (x,y)+(x+1,y); (x,y) is always the top-left cell of the domino.
  */
+// data.bin: a data file sent with the source (e.g. weights) is in the
+// working folder at run time only (`versus match GAME src:bot.cpp?data=FILE`),
+// never at compile time, so read it with a stream, not #include:
+//   std::ifstream file("data.bin", std::ios::binary);   // #include <fstream>, <iterator>
+//   std::vector<char> data{std::istreambuf_iterator<char>(file), {}};
+//   std::cerr << "data.bin: " << data.size() << " bytes\n";
+
 #include <array>
 #include <chrono>
 #include <iostream>

@@ -15,6 +15,13 @@ Protocol summary (see GAMES.md section 2), coordinates 1-based, x = row:
 FIRST places horizontal dominoes (x,y)+(x,y+1), SECOND vertical ones
 (x,y)+(x+1,y); (x,y) is always the top-left cell of the domino.
 """
+# data.bin: a data file sent with the source (e.g. weights) is in the
+# working folder at run time only (`versus match GAME src:bot.py?data=FILE`):
+#   try:
+#       data = open("data.bin", "rb").read()   # numpy: numpy.fromfile("data.bin", dtype=...)
+#   except FileNotFoundError:
+#       data = None
+
 import random
 import sys
 

@@ -16,6 +16,13 @@
 //! FIRST places horizontal dominoes (x,y)+(x,y+1), SECOND vertical ones
 //! (x,y)+(x+1,y); (x,y) is always the top-left cell of the domino.
 
+// data.bin: a data file sent with the source (e.g. weights) is in the
+// working folder at run time only (`versus match GAME src:bot.rs?data=FILE`),
+// so read it with std::fs, not include_bytes! (which runs at compile time):
+//   if let Ok(data) = std::fs::read("data.bin") {
+//       eprintln!("data.bin: {} bytes", data.len());
+//   }
+
 use std::io::{self, BufRead, Write};
 use std::time::{SystemTime, UNIX_EPOCH};
 

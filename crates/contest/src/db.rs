@@ -113,6 +113,8 @@ const MIGRATIONS: &[&str] = &[
         start_at    INTEGER NOT NULL,
         -- Scheduled again this long after its start, when it is over.
         repeat_ms   INTEGER,
+        -- Only the first seeds take part (the previous evaluation's top).
+        top         INTEGER,
         created_at  INTEGER NOT NULL,
         finished_at INTEGER
     );

@@ -69,6 +69,9 @@ pub struct Plan {
     pub start_at: i64,
     /// Scheduled again this long after its start, once over.
     pub repeat_ms: Option<i64>,
+    /// Only the first `top` seeds take part: NYPC's final round robin of the
+    /// top 100 of its final Swiss.
+    pub top: Option<u32>,
 }
 
 /// Finals cycles per stage at most (the extra play of close cuts ends there).
@@ -89,6 +92,7 @@ pub struct Summary {
     pub state: String,
     pub start_at_ms: i64,
     pub repeat_ms: Option<i64>,
+    pub top: Option<u32>,
     pub finished_at_ms: Option<i64>,
     pub participants: usize,
 }
@@ -107,14 +111,17 @@ pub fn schedule(db: &mut Db, plan: &Plan) -> Result<i64, ContestError> {
     if !(1..=MAX_GAMES).contains(&plan.games) {
         return Err(ContestError::Invalid(format!("games must be 1 to {MAX_GAMES}")));
     }
+    if plan.top.is_some_and(|t| t < 2) {
+        return Err(ContestError::Invalid("top must be at least 2".into()));
+    }
     if plan.repeat_ms.is_some_and(|r| r < 60_000) {
         return Err(ContestError::Invalid("an evaluation repeats at most once a minute".into()));
     }
     let rounds = if plan.kind == Kind::Swiss { plan.rounds } else { 1 };
     db.conn().execute(
         "INSERT INTO contest_evaluations (game, kind, rounds, games, state, start_at, repeat_ms,
-             created_at)
-         VALUES (?1, ?2, ?3, ?4, 'scheduled', ?5, ?6, ?7)",
+             top, created_at)
+         VALUES (?1, ?2, ?3, ?4, 'scheduled', ?5, ?6, ?7, ?8)",
         params![
             plan.game,
             plan.kind.as_str(),
@@ -122,6 +129,7 @@ pub fn schedule(db: &mut Db, plan: &Plan) -> Result<i64, ContestError> {
             plan.games,
             plan.start_at,
             plan.repeat_ms,
+            plan.top,
             crate::now_ms()
         ],
     )?;
@@ -135,7 +143,7 @@ pub fn schedule(db: &mut Db, plan: &Plan) -> Result<i64, ContestError> {
 pub fn list(db: &Db, game: &str) -> Result<Vec<Summary>, ContestError> {
     let mut statement = db.reader().prepare(
         "SELECT e.id, e.game, e.kind, e.rounds, e.games, e.state, e.start_at, e.repeat_ms,
-             e.finished_at,
+             e.finished_at, e.top,
              (SELECT count(*) FROM contest_evaluation_entries x WHERE x.evaluation = e.id)
          FROM contest_evaluations e WHERE e.game = ?1 ORDER BY e.id DESC",
     )?;
@@ -158,7 +166,8 @@ fn summary_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Result<Summary, Contes
         start_at_ms: r.get(6)?,
         repeat_ms: r.get(7)?,
         finished_at_ms: r.get(8)?,
-        participants: r.get::<_, i64>(9)? as usize,
+        top: r.get(9)?,
+        participants: r.get::<_, i64>(10)? as usize,
     }))
 }
 
@@ -166,7 +175,7 @@ fn summary(db: &Db, id: i64) -> Result<Option<Summary>, ContestError> {
     db.reader()
         .query_row(
             "SELECT e.id, e.game, e.kind, e.rounds, e.games, e.state, e.start_at, e.repeat_ms,
-                 e.finished_at,
+                 e.finished_at, e.top,
                  (SELECT count(*) FROM contest_evaluation_entries x WHERE x.evaluation = e.id)
              FROM contest_evaluations e WHERE e.id = ?1",
             [id],
@@ -293,17 +302,21 @@ fn seed_entries(db: &Db, game: &str) -> Result<Vec<SubmissionId>, ContestError> 
 /// The store.
 pub fn advance(db: &mut Db, now: i64) -> Result<bool, ContestError> {
     let mut busy = false;
-    let due: Vec<(i64, String)> = {
+    let due: Vec<(i64, String, Option<u32>)> = {
         let mut statement = db.reader().prepare(
-            "SELECT id, game FROM contest_evaluations WHERE state = 'scheduled' AND start_at <= ?1",
+            "SELECT id, game, top FROM contest_evaluations
+             WHERE state = 'scheduled' AND start_at <= ?1",
         )?;
         let rows = statement
-            .query_map([now], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .query_map([now], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
             .collect::<rusqlite::Result<Vec<_>>>()?;
         rows
     };
-    for (id, game) in due {
-        let seeds = seed_entries(db, &game)?;
+    for (id, game, top) in due {
+        let mut seeds = seed_entries(db, &game)?;
+        if let Some(top) = top {
+            seeds.truncate(top as usize);
+        }
         let tx = db.conn().transaction_with_behavior(TransactionBehavior::Immediate)?;
         if tx.execute(
             "UPDATE contest_evaluations SET state = 'running' WHERE id = ?1 AND state = 'scheduled'",
@@ -403,8 +416,8 @@ fn step(db: &mut Db, id: i64, now: i64) -> Result<bool, ContestError> {
                 }
                 tx.execute(
                     "INSERT INTO contest_evaluations (game, kind, rounds, games, state, start_at,
-                         repeat_ms, created_at)
-                     VALUES (?1, ?2, ?3, ?4, 'scheduled', ?5, ?6, ?7)",
+                         repeat_ms, top, created_at)
+                     VALUES (?1, ?2, ?3, ?4, 'scheduled', ?5, ?6, ?7, ?8)",
                     params![
                         summary.game,
                         summary.kind.as_str(),
@@ -412,6 +425,7 @@ fn step(db: &mut Db, id: i64, now: i64) -> Result<bool, ContestError> {
                         summary.games,
                         start,
                         repeat,
+                        summary.top,
                         now
                     ],
                 )?;
@@ -873,6 +887,7 @@ mod tests {
             games: 2,
             start_at: 0,
             repeat_ms: Some(12 * 3600 * 1000),
+            top: None,
         };
         let id = schedule(&mut db, &plan).unwrap();
         // 3 rounds × 2 pairings × 2 games.
@@ -904,7 +919,19 @@ mod tests {
         assert!(all[0].start_at_ms > crate::now_ms());
         // And the next one seeds by this one's ranking.
         let seeds = seed_entries(&db, "domineering").unwrap();
-        assert_eq!(seeds.iter().map(|s| s.0).collect::<Vec<_>>(), ranking(&db, id).unwrap());
+        let swiss_ranking = ranking(&db, id).unwrap();
+        assert_eq!(seeds.iter().map(|s| s.0).collect::<Vec<_>>(), swiss_ranking);
+        // NYPC's online round ends with a round robin of the Swiss's top.
+        let robin = Plan { kind: Kind::Robin, top: Some(3), repeat_ms: None, ..plan };
+        let robin = schedule(&mut db, &robin).unwrap();
+        assert_eq!(run(&mut db, robin), 3 * 2);
+        let view = super::view(&db, robin).unwrap();
+        let seeded: Vec<(i64, usize)> =
+            view.participants.iter().map(|p| (p.submission, p.seed)).collect();
+        assert_eq!(
+            seeded,
+            vec![(swiss_ranking[0], 1), (swiss_ranking[1], 2), (swiss_ranking[2], 3)]
+        );
         let _ = std::fs::remove_dir_all(dir);
     }
 
@@ -918,6 +945,7 @@ mod tests {
             games: 2,
             start_at: 0,
             repeat_ms: None,
+            top: None,
         };
         let id = schedule(&mut db, &plan).unwrap();
         // Stage 1: 3 pairs × 2 games; 102's [0,0,1,1] against 103's zeros
@@ -942,6 +970,7 @@ mod tests {
             games: 2,
             start_at: 0,
             repeat_ms: None,
+            top: None,
         };
         let id = schedule(&mut db, &plan).unwrap();
         assert_eq!(run(&mut db, id), 12);

@@ -97,16 +97,18 @@ function adminBox(game) {
   const games = el("input", { type: "number", id: "eval-games", min: 1, value: 2, size: 4 });
   const when_ = input("eval-start", null);
   const repeat = el("input", { type: "number", id: "eval-repeat", min: 0, step: "any", placeholder: "hours", size: 6 });
+  const top = el("input", { type: "number", id: "eval-top", min: 2, placeholder: "all", size: 5 });
   box.append(el("form", { class: "inline", id: "eval-form", onsubmit: async (e) => {
     e.preventDefault();
     try {
       const body = { kind: kind.value, rounds: Number(rounds.value), games: Number(games.value) };
       if (ms(when_)) body.start_at = ms(when_);
       if (repeat.value) body.repeat_hours = Number(repeat.value);
+      if (top.value) body.top = Number(top.value);
       const r = await contestPost(`/api/contest/admin/games/${game}/evaluations`, body);
       message.textContent = `Evaluation #${r.id} scheduled.`;
     } catch (error) { message.textContent = error.message; }
-  } }, "evaluation", kind, "rounds", rounds, "games per pairing", games, "start", when_, "every", repeat, "h", el("button", { type: "submit", id: "eval-schedule" }, "Schedule")));
+  } }, "evaluation", kind, "rounds", rounds, "games per pairing", games, "top", top, "start", when_, "every", repeat, "h", el("button", { type: "submit", id: "eval-schedule" }, "Schedule")));
   return box;
 }
 
@@ -283,11 +285,11 @@ async function evaluationsTab(game, body) {
   if (!list.length) { body.append(el("p", {}, "No evaluation yet: an organiser schedules them (Swiss rounds, round robins, finals).")); return; }
   const kinds = { swiss: "Swiss", robin: "Round robin", finals: "Staged finals" };
   body.append(el("table", { class: "data", id: "evaluations" },
-    el("tr", {}, ...["evaluation", "kind", "rounds", "games per pairing", "participants", "state", "start", "finished"].map((h) => el("th", {}, h))),
+    el("tr", {}, ...["evaluation", "kind", "rounds", "games per pairing", "participants", "of", "state", "start", "finished"].map((h) => el("th", {}, h))),
     ...list.map((e) => el("tr", {},
       el("td", {}, el("a", { href: `#/contest/evaluation/${e.id}` }, `#${e.id}`)), el("td", {}, kinds[e.kind] || e.kind),
       el("td", {}, e.kind === "swiss" ? String(e.rounds) : "—"), el("td", {}, String(e.games)), el("td", {}, String(e.participants)),
-      el("td", {}, e.state), el("td", {}, when(e.start_at_ms)), el("td", {}, when(e.finished_at_ms))))));
+      el("td", {}, e.top ? `top ${e.top}` : "all"), el("td", {}, e.state), el("td", {}, when(e.start_at_ms)), el("td", {}, when(e.finished_at_ms))))));
 }
 
 async function evaluationPage(id) {

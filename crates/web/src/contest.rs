@@ -823,6 +823,8 @@ struct EvaluationRequest {
     start_at: Option<i64>,
     /// Hours between two runs (e.g. 12: twice a day).
     repeat_hours: Option<f64>,
+    /// Only the first seeds (the previous evaluation's top).
+    top: Option<u32>,
 }
 
 fn one() -> u32 {
@@ -863,6 +865,7 @@ async fn schedule_evaluation(
             games: request.games,
             start_at: request.start_at.unwrap_or_else(now_ms),
             repeat_ms,
+            top: request.top,
         };
         let id = versus_contest::evaluation::schedule(db, &plan)?;
         Ok((StatusCode::CREATED, Json(json!({ "id": id }))).into_response())

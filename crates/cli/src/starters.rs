@@ -23,6 +23,7 @@ pub(crate) const STARTERS: &[(&str, Language, &str)] = &[
     ("bacteria-war", Language::TypeScript, include_str!("../starters/bacteria-war/bot.js")),
     ("bacteria-war", Language::Lua, include_str!("../starters/bacteria-war/bot.lua")),
     ("bacteria-war", Language::LuaJit, include_str!("../starters/bacteria-war/bot.lua")),
+    ("bacteria-war", Language::CSharp, include_str!("../starters/bacteria-war/bot.cs")),
     ("domineering", Language::C, include_str!("../starters/domineering/bot.c")),
     ("domineering", Language::Cpp, include_str!("../starters/domineering/bot.cpp")),
     ("domineering", Language::Python, include_str!("../starters/domineering/bot.py")),
@@ -34,6 +35,7 @@ pub(crate) const STARTERS: &[(&str, Language, &str)] = &[
     ("domineering", Language::TypeScript, include_str!("../starters/domineering/bot.js")),
     ("domineering", Language::Lua, include_str!("../starters/domineering/bot.lua")),
     ("domineering", Language::LuaJit, include_str!("../starters/domineering/bot.lua")),
+    ("domineering", Language::CSharp, include_str!("../starters/domineering/bot.cs")),
     ("connexion", Language::C, include_str!("../starters/connexion/bot.c")),
     ("connexion", Language::Cpp, include_str!("../starters/connexion/bot.cpp")),
     ("connexion", Language::Python, include_str!("../starters/connexion/bot.py")),
@@ -45,6 +47,7 @@ pub(crate) const STARTERS: &[(&str, Language, &str)] = &[
     ("connexion", Language::TypeScript, include_str!("../starters/connexion/bot.js")),
     ("connexion", Language::Lua, include_str!("../starters/connexion/bot.lua")),
     ("connexion", Language::LuaJit, include_str!("../starters/connexion/bot.lua")),
+    ("connexion", Language::CSharp, include_str!("../starters/connexion/bot.cs")),
     ("betris-large", Language::C, include_str!("../starters/betris-large/bot.c")),
     ("betris-large", Language::Cpp, include_str!("../starters/betris-large/bot.cpp")),
     ("betris-large", Language::Python, include_str!("../starters/betris-large/bot.py")),
@@ -56,6 +59,7 @@ pub(crate) const STARTERS: &[(&str, Language, &str)] = &[
     ("betris-large", Language::TypeScript, include_str!("../starters/betris-large/bot.js")),
     ("betris-large", Language::Lua, include_str!("../starters/betris-large/bot.lua")),
     ("betris-large", Language::LuaJit, include_str!("../starters/betris-large/bot.lua")),
+    ("betris-large", Language::CSharp, include_str!("../starters/betris-large/bot.cs")),
 ];
 
 /// The starter of `game` in `language`.

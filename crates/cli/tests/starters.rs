@@ -9,7 +9,7 @@ use std::process::{Command, Output};
 const VERSUS: &str = env!("CARGO_BIN_EXE_versus");
 /// Each language, the file `versus new` writes, and what the `src:` spec
 /// adds when the extension names another language.
-const LANGUAGES: [(&str, &str, &str); 11] = [
+const LANGUAGES: [(&str, &str, &str); 12] = [
     ("c", "bot.c", ""),
     ("cpp", "bot.cpp", ""),
     ("python", "bot.py", ""),
@@ -21,6 +21,7 @@ const LANGUAGES: [(&str, &str, &str); 11] = [
     ("typescript", "bot.ts", ""),
     ("lua", "bot.lua", ""),
     ("luajit", "bot.lua", "?lang=luajit"),
+    ("csharp", "bot.cs", ""),
 ];
 
 fn folder(name: &str) -> PathBuf {

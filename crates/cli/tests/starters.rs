@@ -9,13 +9,14 @@ use std::process::{Command, Output};
 const VERSUS: &str = env!("CARGO_BIN_EXE_versus");
 /// Each language, the file `versus new` writes, and what the `src:` spec
 /// adds when the extension names another language.
-const LANGUAGES: [(&str, &str, &str); 12] = [
+const LANGUAGES: [(&str, &str, &str); 13] = [
     ("c", "bot.c", ""),
     ("cpp", "bot.cpp", ""),
     ("python", "bot.py", ""),
     ("pypy", "bot.py", "?lang=pypy"),
     ("rust", "bot.rs", ""),
     ("java", "Main.java", ""),
+    ("kotlin", "Main.kt", ""),
     ("go", "bot.go", ""),
     ("javascript", "bot.js", ""),
     ("typescript", "bot.ts", ""),

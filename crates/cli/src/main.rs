@@ -19,6 +19,7 @@ mod contest;
 mod doctor;
 mod runs;
 mod starters;
+mod tune;
 
 #[derive(Debug, Parser)]
 #[command(name = "versus", version, about = "An arena for two-player game AIs")]
@@ -30,14 +31,19 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// List the games and their built-in agents.
-    Games,
+    Games {
+        /// List the built-in agents' tunable parameters instead.
+        #[arg(long)]
+        params: bool,
+    },
     /// Play one game; the first agent named plays first.
     Match(MatchArgs),
     /// Run a built-in agent on standard input and output, for any judge.
     Agent {
         /// The game, e.g. bacteria-war.
         game: String,
-        /// The built-in agent, e.g. greedy.
+        /// The built-in agent, e.g. greedy, with any parameters set after
+        /// `?` (`strong?tempo=400`; see `versus games --params`).
         name: String,
         /// The seed of the agent's own randomness.
         #[arg(long, default_value_t = 0)]
@@ -60,6 +66,8 @@ enum Command {
     Sprt(runs::SprtArgs),
     /// Play a round robin (or a gauntlet) and rate the agents.
     League(runs::LeagueArgs),
+    /// Tune an agent's parameters by SPSA through games against itself.
+    Tune(tune::TuneArgs),
     /// Re-simulate a game record and check that it reaches its recorded outcome.
     Replay {
         /// A record written by `versus match --record`.
@@ -168,7 +176,9 @@ struct MatchArgs {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Games => games(),
+        Command::Games { params: false } => games(),
+        Command::Games { params: true } => tune::print_params(&mut io::stdout().lock()),
+        Command::Tune(args) => tune::run(&args),
         Command::Match(args) => play_match(&args),
         Command::Agent { game, name, seed } => agent(&game, &name, seed),
         Command::Perft { depth, position, divide } => perft(depth, position.as_deref(), divide),
@@ -371,13 +381,7 @@ fn print_summary(
 
 fn agent(game: &str, name: &str, seed: u64) -> Result<()> {
     let game = find_game(game)?;
-    let mut agent = game.agent(name, seed).ok_or_else(|| {
-        anyhow!(
-            "{} has no built-in agent {name:?} (it has: {})",
-            game.name(),
-            game.agent_names().join(", ")
-        )
-    })?;
+    let mut agent = versus_core::builtin_agent(game, name, seed)?;
     versus_core::run_stdio(agent.as_mut(), io::stdin().lock(), io::stdout().lock())
         .context("the agent stopped")
 }

@@ -531,6 +531,7 @@ function route() {
   document.onkeydown = null;
   let m;
   if (hash.startsWith("#/contest") && window.contestRoute) return window.contestRoute(hash);
+  if (hash.startsWith("#/tune") && window.tuneRoute) return window.tuneRoute(hash);
   if ((m = hash.match(/^#\/game\/(\d+)$/))) return storedGamePage(m[1]);
   if ((m = hash.match(/^#\/runs\/(\d+)$/))) return runPage(m[1]);
   if (hash.startsWith("#/runs")) return runsPage();

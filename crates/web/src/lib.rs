@@ -11,6 +11,7 @@ pub mod connexion_log;
 pub mod contest;
 pub mod play;
 pub mod replay;
+pub mod tune;
 
 use std::net::SocketAddr;
 use std::path::Path;
@@ -146,6 +147,10 @@ pub fn app(state: Arc<AppState>) -> Router {
             "/contest.js",
             get(|| async { asset("text/javascript", include_str!("../assets/contest.js")) }),
         )
+        .route(
+            "/tune.js",
+            get(|| async { asset("text/javascript", include_str!("../assets/tune.js")) }),
+        )
         .route("/api/kinds", get(kinds))
         .route("/api/runs", get(runs))
         .route("/api/runs/{id}", get(run))
@@ -156,6 +161,7 @@ pub fn app(state: Arc<AppState>) -> Router {
         .route("/api/play", post(start_play))
         .route("/api/play/{id}", get(play_state))
         .route("/api/play/{id}/reply", post(play_reply))
+        .merge(tune::routes())
         .merge(contest::routes().layer(DefaultBodyLimit::max(contest::MAX_BODY)))
         .layer(DefaultBodyLimit::max(MAX_UPLOAD))
         .with_state(state)
@@ -176,6 +182,7 @@ pub fn export_html(replay: &replay::Replay) -> String {
         &format!("<style>\n{}</style>", include_str!("../assets/style.css")),
     )
     .replace("<script src=\"/contest.js\"></script>", "")
+    .replace("<script src=\"/tune.js\"></script>", "")
     .replace(
         "<script src=\"/app.js\"></script>",
         &format!(

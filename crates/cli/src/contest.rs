@@ -86,6 +86,10 @@ pub struct SubmitArgs {
     /// The language, when the extension does not say it.
     #[arg(long, value_name = "LANG")]
     lang: Option<Language>,
+    /// A data file (at most 10 MiB) the program finds as `data.bin` in its
+    /// working folder when it runs (NYPC's binary file).
+    #[arg(long, value_name = "FILE")]
+    data: Option<PathBuf>,
     /// Wait until the submission is compiled and through its gate game, and say how it went.
     #[arg(long)]
     wait: bool,
@@ -180,8 +184,23 @@ pub fn submit(args: &SubmitArgs) -> Result<()> {
             )
         })?,
     };
+    let source_limit = versus_sandbox::MAX_SOURCE_BYTES;
+    if source.len() as u64 > source_limit {
+        bail!(
+            "{} is {} bytes; the limit is {source_limit} (1 MiB)",
+            args.file.display(),
+            source.len()
+        );
+    }
     let server = Server::parse(&args.server)?;
-    let body = json!({ "filename": filename, "language": language.name(), "source": source });
+    let mut body = json!({ "filename": filename, "language": language.name(), "source": source });
+    if let Some(path) = &args.data {
+        use base64::Engine as _;
+        let checked = versus_sandbox::check_data_file(path).map_err(|e| anyhow!("{e}"))?;
+        let bytes = std::fs::read(&checked)
+            .with_context(|| format!("cannot read the data file {}", path.display()))?;
+        body["data"] = json!(base64::engine::general_purpose::STANDARD.encode(bytes));
+    }
     let answer = server.call(
         "POST",
         &format!("/api/contest/games/{}/submissions", args.game),

@@ -241,3 +241,34 @@ fn a_hostile_submission_is_rejected_with_its_verdict_and_pages_keep_coming() {
     drop(host);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `versus submit --data`: a missing or oversized data file is refused with
+/// a clear message before anything is sent (the server named does not exist).
+#[test]
+fn submit_refuses_a_bad_data_file_before_sending() {
+    let dir = folder("data");
+    std::fs::write(dir.join("bot.cpp"), "int main() {}\n").unwrap();
+    let big = std::fs::File::create(dir.join("big.bin")).unwrap();
+    big.set_len(10 * 1024 * 1024 + 1).unwrap();
+    let server = "http://127.0.0.1:1";
+    for (data, expected) in [("missing.bin", "missing.bin"), ("big.bin", "10 MiB")] {
+        let out = versus(
+            &dir,
+            &[
+                "submit",
+                "--server",
+                server,
+                "--token",
+                "t",
+                "domineering",
+                "bot.cpp",
+                "--data",
+                data,
+            ],
+        );
+        assert!(!out.status.success());
+        let err = text(&out.stderr);
+        assert!(err.contains(expected) && !err.contains("connect"), "{err}");
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}

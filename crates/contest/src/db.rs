@@ -136,6 +136,10 @@ const MIGRATIONS: &[&str] = &[
     );
     CREATE INDEX contest_evaluation_games_by_evaluation ON contest_evaluation_games (evaluation);
     ",
+    "
+    -- NYPC's binary file: what the program finds as data.bin when it runs.
+    ALTER TABLE contest_submissions ADD COLUMN data BLOB;
+    ",
 ];
 
 /// How often a participant may submit: at most `count` submissions within
@@ -312,6 +316,8 @@ pub struct Submission {
     pub detail: Option<String>,
     pub hidden: bool,
     pub created_at_ms: i64,
+    /// The size of its data file (`data.bin`), if it has one.
+    pub data_bytes: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -520,7 +526,7 @@ pub struct Db {
 }
 
 const SUBMISSION_COLUMNS: &str = "s.id, s.user_id, u.name, s.game, s.language, s.sha256, \
-    length(CAST(s.source AS BLOB)), s.state, s.detail, s.hidden, s.created_at";
+    length(CAST(s.source AS BLOB)), s.state, s.detail, s.hidden, s.created_at, length(s.data)";
 
 const MATCH_COLUMNS: &str = "id, game, kind, first, second, seed, status, counted, \
     requested_by, created_at, finished_at, result, first_score, second_score, first_fault, \
@@ -756,6 +762,20 @@ impl Db {
         source: &str,
         pacing: Pacing,
     ) -> std::result::Result<SubmissionId, ContestError> {
+        self.submit_with_data(user, game, language, source, None, pacing)
+    }
+
+    /// [`Db::submit`] with a data file, which the program finds as
+    /// `data.bin` in its working folder when it runs.
+    pub fn submit_with_data(
+        &mut self,
+        user: UserId,
+        game: &str,
+        language: &str,
+        source: &str,
+        data: Option<&[u8]>,
+        pacing: Pacing,
+    ) -> std::result::Result<SubmissionId, ContestError> {
         let now = now_ms();
         let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         if let Some(ready) = pacing.next_at(&recent_submissions(&tx, user, pacing.count)?) {
@@ -767,15 +787,17 @@ impl Db {
             }
         }
         tx.execute(
-            "INSERT INTO contest_submissions (user_id, game, language, source, sha256, state, created_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, 'queued', ?6)",
+            "INSERT INTO contest_submissions (user_id, game, language, source, sha256, state,
+                 created_at, data)
+             VALUES (?1, ?2, ?3, ?4, ?5, 'queued', ?6, ?7)",
             params![
                 user.0,
                 game,
                 language,
                 source,
                 auth::hex(&<sha2::Sha256 as sha2::Digest>::digest(source.as_bytes())),
-                now
+                now,
+                data
             ],
         )?;
         let id = SubmissionId(tx.last_insert_rowid());
@@ -798,13 +820,25 @@ impl Db {
                 [id.0],
                 |r| {
                     let mut submission = submission_row(r)?;
-                    submission.0.source = r.get(11)?;
-                    submission.0.compile_log = r.get(12)?;
+                    submission.0.source = r.get(12)?;
+                    submission.0.compile_log = r.get(13)?;
                     Ok(submission)
                 },
             )
             .optional()?;
         found.map(check_submission).transpose()
+    }
+
+    /// A submission's data file, if it has one.
+    pub fn submission_data(
+        &self,
+        id: SubmissionId,
+    ) -> std::result::Result<Option<Vec<u8>>, ContestError> {
+        Ok(self
+            .conn
+            .query_row("SELECT data FROM contest_submissions WHERE id = ?1", [id.0], |r| r.get(0))
+            .optional()?
+            .flatten())
     }
 
     /// The submissions of `game` (newest first), of one participant if given,
@@ -1251,6 +1285,7 @@ fn submission_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<(Submission, String
             detail: r.get(8)?,
             hidden: r.get(9)?,
             created_at_ms: r.get(10)?,
+            data_bytes: r.get::<_, Option<i64>>(11)?.map(|n| n as usize),
             source: None,
             compile_log: None,
         },

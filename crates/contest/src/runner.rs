@@ -174,6 +174,28 @@ fn source_path(
     Ok((path, language))
 }
 
+/// Writes a submission's data file where the sandbox reads it (once), if it
+/// has one: `<sources>/data/<id>.bin`.
+fn data_path(config: &Config, db: &Db, id: SubmissionId) -> Result<Option<PathBuf>, ContestError> {
+    let path = config.sources.join("data").join(format!("{}.bin", id.0));
+    if path.exists() {
+        return Ok(Some(path));
+    }
+    let Some(data) = db.submission_data(id)? else { return Ok(None) };
+    let dir = config.sources.join("data");
+    let io = |e: std::io::Error| ContestError::Open {
+        path: dir.display().to_string(),
+        message: e.to_string(),
+    };
+    fs::create_dir_all(&dir).map_err(io)?;
+    let aside = dir.join(format!(".{}.{}", id.0, std::process::id()));
+    let mut file = fs::File::create(&aside).map_err(io)?;
+    file.write_all(&data).map_err(io)?;
+    file.sync_all().map_err(io)?;
+    fs::rename(&aside, &path).map_err(io)?;
+    Ok(Some(path))
+}
+
 /// Compiles the oldest queued submission; it then waits for its gate game.
 fn compile_next(config: &Config, db: &mut Db, _stop: &AtomicBool) -> Result<bool, ContestError> {
     let Some(submission) = db.submissions_in(SubmissionState::Queued)?.into_iter().next() else {
@@ -397,6 +419,12 @@ pub fn agent_spec(
         Player::Builtin(name) => AgentSpec::Builtin { name: name.clone(), seed },
         Player::Submission(id) => {
             let (path, language) = source_path(config, db, *id)?;
+            // The data file rides on the path (`src:PATH?data=FILE`): the
+            // sandbox shows it as data.bin at run time, never to the compiler.
+            let path = match data_path(config, db, *id)? {
+                Some(data) => PathBuf::from(format!("{}?data={}", path.display(), data.display())),
+                None => path,
+            };
             AgentSpec::Source { path, language: Some(language.name().to_owned()) }
         }
     })
@@ -555,6 +583,58 @@ mod tests {
         }
         assert!(!schedule(&config, &mut db, &stop).unwrap(), "the budget is spent");
         assert!(finals_over(&db, game, &config.settings).unwrap());
+        let _ = fs::remove_dir_all(dir);
+    }
+
+    /// A Python bot that passes at Domineering, but only if `data.bin` in
+    /// its folder holds the bytes the test gave; otherwise it exits with 3.
+    const NEEDS_DATA: &str = "import sys
+data = open('data.bin', 'rb').read() if __import__('os').path.exists('data.bin') else b''
+if data != bytes(range(256)) * 4:
+    sys.exit(3)
+for line in sys.stdin:
+    if line.startswith('READY'):
+        print('OK', flush=True)
+    elif line.startswith('TURN'):
+        print('MOVE -1 -1', flush=True)
+    elif line.startswith('FINISH'):
+        break
+";
+
+    #[test]
+    fn a_submissions_data_file_is_its_data_bin_when_it_plays() {
+        if !versus_sandbox::Host::get().can_isolate() {
+            eprintln!("skipped: this host cannot isolate (bubblewrap, cgroups)");
+            return;
+        }
+        let (mut config, mut db, _, dir) = contest("data");
+        config.limits.sandbox.builds = dir.join("builds");
+        let (user, _) = db.add_user("carol", None, false).unwrap();
+        let data: Vec<u8> = (0..=255u8).cycle().take(1024).collect();
+        let pacing = crate::db::Pacing::NONE;
+        let with = db
+            .submit_with_data(user.id, "domineering", "python", NEEDS_DATA, Some(&data), pacing)
+            .unwrap();
+        let without = db.submit(user.id, "domineering", "python", NEEDS_DATA, pacing).unwrap();
+        assert_eq!(db.submission(with).unwrap().unwrap().data_bytes, Some(1024));
+        assert_eq!(db.submission(without).unwrap().unwrap().data_bytes, None);
+        let game = versus_games::find("domineering").unwrap();
+        let play = |id: SubmissionId| {
+            let specs = BySide::new(
+                agent_spec(&config, &db, &Player::Submission(id), 1).unwrap(),
+                AgentSpec::Builtin { name: "greedy".into(), seed: 2 },
+            );
+            let time = TimeControl::new(2_000, 3_000);
+            let game_config = GameConfig { seed: 7, time, input: None };
+            versus_judge::run_game(game, &game_config, &specs, &config.limits, &mut |_| {}).unwrap()
+        };
+        let played = play(with);
+        assert!(played.faults.first.is_none(), "data.bin was not there: {played:?}");
+        let played = play(without);
+        assert!(
+            matches!(&played.faults.first, Some(versus_core::Fault::Crash { detail }) if detail.contains('3')),
+            "{played:?}"
+        );
         let _ = fs::remove_dir_all(dir);
     }
 }

@@ -223,21 +223,32 @@ async function submitTab(game, body) {
   const file = el("input", { type: "file", id: "submit-file" });
   const language = el("select", { id: "submit-language" }, el("option", { value: "" }, "from the file name"),
     ...contest.info.languages.map((l) => el("option", { value: l }, l)));
+  const data = el("input", { type: "file", id: "submit-data" });
   const message = el("p", { class: "error", id: "submit-error" });
-  const form = el("form", { class: "inline", id: "submit-form" }, file, "language", language, el("button", { type: "submit", id: "submit-send" }, "Submit"));
+  const form = el("form", { class: "inline", id: "submit-form" }, file, "language", language, "data.bin (optional)", data, el("button", { type: "submit", id: "submit-send" }, "Submit"));
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     message.textContent = "";
     const chosen = file.files[0];
     if (!chosen) { message.textContent = "choose a source file"; return; }
     if (chosen.size > contest.info.max_source_bytes) { message.textContent = `the file is ${chosen.size} bytes; the limit is ${contest.info.max_source_bytes}`; return; }
+    const extra = data.files[0];
+    if (extra && extra.size > contest.info.max_data_bytes) { message.textContent = `the data file is ${extra.size} bytes; the limit is ${contest.info.max_data_bytes}`; return; }
     try {
       const source = await chosen.text();
-      const { id } = await contestPost(`/api/contest/games/${game.name}/submissions`, { filename: chosen.name, language: language.value || null, source });
+      const upload = { filename: chosen.name, language: language.value || null, source };
+      if (extra) {
+        // Base64 in slices: one String.fromCharCode call per 32 KiB.
+        const bytes = new Uint8Array(await extra.arrayBuffer());
+        let binary = "";
+        for (let i = 0; i < bytes.length; i += 32768) binary += String.fromCharCode(...bytes.subarray(i, i + 32768));
+        upload.data = btoa(binary);
+      }
+      const { id } = await contestPost(`/api/contest/games/${game.name}/submissions`, upload);
       location.hash = `#/contest/submission/${id}`;
     } catch (error) { message.textContent = error.message; }
   });
-  body.append(el("p", {}, `A source in C, C++, Python, Rust or Java, at most ${contest.info.max_source_bytes / 1024} KiB, at most ${contest.info.pacing.count} within ${contest.info.pacing.window_s} s. `,
+  body.append(el("p", {}, `A source in ${contest.info.languages.join(", ")}, at most ${contest.info.max_source_bytes / 1024} KiB, with an optional data file of at most ${contest.info.max_data_bytes / 1048576} MiB that the program finds as data.bin in its folder when it runs; at most ${contest.info.pacing.count} submissions within ${contest.info.pacing.window_s} s. `,
     "Start from a sample: ", el("code", {}, `versus new ${game.name} --lang cpp`), "."), form, message);
 }
 
@@ -249,7 +260,7 @@ async function submissionPage(id) {
   const draw = async () => {
     const { submission: s, mine, entry, games } = await api(`/api/contest/submissions/${id}`);
     const parts = [el("h2", {}, `Submission #${s.id} — ${s.user_name}, ${s.game}`),
-      el("p", {}, el("a", { href: `#/contest/${s.game}/top` }, "Top Player"), " · ", `${s.language}, ${s.bytes} bytes, submitted ${when(s.created_at_ms)}`),
+      el("p", {}, el("a", { href: `#/contest/${s.game}/top` }, "Top Player"), " · ", `${s.language}, ${s.bytes} bytes${s.data_bytes != null ? `, data.bin ${s.data_bytes} bytes` : ""}, submitted ${when(s.created_at_ms)}`),
       el("p", { id: "submission-state", class: `state-${s.state}` }, "State: ", el("b", {}, stateText(s.state)), s.hidden ? " (hidden)" : "", entry ? " — the entry" : "")];
     if (s.detail && s.state !== "ce") parts.push(el("p", { id: "submission-detail" }, s.detail));
     if (mine) {

@@ -36,9 +36,10 @@ use crate::{ApiError, AppState};
 /// The cookie that holds a session.
 pub const SESSION_COOKIE: &str = "versus_session";
 
-/// The largest request body of a contest route: a source at the limit,
-/// escaped as JSON, fits.
-pub const MAX_BODY: usize = 2 * 1024 * 1024;
+/// The largest request body of a contest route: a source at its limit
+/// (1 MiB, escaped as JSON) and a data file at its limit (10 MiB, in base64)
+/// fit.
+pub const MAX_BODY: usize = 18 * 1024 * 1024;
 
 /// The contest part of the server.
 #[derive(Debug)]
@@ -63,7 +64,7 @@ pub struct Rules {
 impl Default for Rules {
     fn default() -> Rules {
         Rules {
-            max_source_bytes: 256 * 1024,
+            max_source_bytes: versus_sandbox::MAX_SOURCE_BYTES as usize,
             pacing: Pacing::NYPC,
             challenge_interval: Duration::from_secs(60),
             session_ttl: Duration::from_secs(7 * 24 * 3600),
@@ -271,8 +272,9 @@ async fn overview(State(state): State<Arc<AppState>>) -> ApiResult {
             "games": games,
             "window": db.window()?,
             "now": now_ms(),
-            "languages": ["c", "cpp", "python", "rust", "java"],
+            "languages": Language::ALL.iter().map(|l| l.name()).collect::<Vec<_>>(),
             "max_source_bytes": contest.rules.max_source_bytes,
+            "max_data_bytes": versus_sandbox::MAX_DATA_BYTES,
             "pacing": {
                 "count": contest.rules.pacing.count,
                 "window_s": contest.rules.pacing.window.as_secs(),
@@ -432,6 +434,33 @@ struct Upload {
     language: Option<String>,
     filename: Option<String>,
     source: String,
+    /// The data file (NYPC's binary file), in base64: the program finds it
+    /// as `data.bin` in its working folder when it runs.
+    data: Option<String>,
+}
+
+/// The data file of an upload, decoded and checked against NYPC's limit.
+fn upload_data(upload: &Upload) -> Result<Option<Vec<u8>>, ApiError> {
+    use base64::Engine as _;
+    let Some(text) = upload.data.as_deref().filter(|t| !t.is_empty()) else { return Ok(None) };
+    let max = versus_sandbox::MAX_DATA_BYTES as usize;
+    // Base64 is 4 bytes for 3: refuse before decoding what cannot fit.
+    if text.len() / 4 * 3 > max + 3 {
+        return Err(status(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("the data file is over {max} bytes (10 MiB)"),
+        ));
+    }
+    let data = base64::engine::general_purpose::STANDARD
+        .decode(text)
+        .map_err(|e| ApiError::bad(format!("the data file is not valid base64: {e}")))?;
+    if data.len() > max {
+        return Err(status(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("the data file is {} bytes; the limit is {max} (10 MiB)", data.len()),
+        ));
+    }
+    Ok(Some(data))
 }
 
 /// Checks an upload: the language, the size, that it is text.
@@ -452,10 +481,14 @@ fn check_upload(upload: &Upload, max_bytes: usize) -> Result<Language, ApiError>
         (Some(name), _) if !name.is_empty() => name.parse::<Language>().map_err(ApiError::bad)?,
         (_, Some(file)) => Language::from_path(std::path::Path::new(file)).ok_or_else(|| {
             ApiError::bad(format!(
-                "cannot tell the language of {file:?} (.c .cpp .py .rs .java); name it"
+                "cannot tell the language of {file:?} ({}); name it",
+                Language::EXTENSIONS
             ))
         })?,
-        _ => return Err(ApiError::bad("name the language (c, cpp, python, rust, java)")),
+        _ => {
+            let names: Vec<&str> = Language::ALL.iter().map(|l| l.name()).collect();
+            return Err(ApiError::bad(format!("name the language ({})", names.join(", "))));
+        }
     };
     if upload.source.len() > max_bytes {
         return Err(status(
@@ -489,12 +522,14 @@ async fn submit(
         let caller = acting(db, &headers)?;
         let upload: Upload = parse(&body)?;
         let language = check_upload(&upload, contest.rules.max_source_bytes)?;
+        let data = upload_data(&upload)?;
         db.window()?.open(now_ms())?;
-        let id = db.submit(
+        let id = db.submit_with_data(
             caller.user.id,
             game.name(),
             language.name(),
             &upload.source,
+            data.as_deref(),
             contest.rules.pacing,
         )?;
         Ok((StatusCode::CREATED, Json(json!({ "id": id, "language": language.name() })))

@@ -272,7 +272,7 @@ async fn submissions_are_checked_and_bad_ones_write_nothing() {
     );
     assert_eq!(submissions(&host), 0);
 
-    let big = "x".repeat(256 * 1024 + 1);
+    let big = "x".repeat(1024 * 1024 + 1);
     let cases = [
         (json!({ "filename": "bot.cpp", "source": big }), StatusCode::PAYLOAD_TOO_LARGE),
         (json!({ "language": "cobol", "source": SOURCE }), StatusCode::BAD_REQUEST),
@@ -291,7 +291,12 @@ async fn submissions_are_checked_and_bad_ones_write_nothing() {
     ];
     for (body, expected) in cases {
         let (status, value) = post(&host, url, As::Token(&alice), body.clone()).await;
-        assert_eq!(status, expected, "{body}: {value}");
+        assert_eq!(
+            status,
+            expected,
+            "{}: {value}",
+            body.to_string().chars().take(200).collect::<String>()
+        );
         assert!(value["error"].is_string(), "{value}");
     }
     let (status, _, _) =
@@ -872,4 +877,38 @@ async fn admins_schedule_evaluations_and_anybody_reads_their_rounds_and_standing
         StatusCode::NOT_FOUND
     );
     assert_eq!(get(&host, "/api/contest/evaluations/x", As::Nobody).await.0, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn a_data_file_travels_with_its_submission_within_nypcs_limits() {
+    let host = host("data", quick());
+    let alice = sign_up(&host, "alice").await;
+    let url = "/api/contest/games/domineering/submissions";
+    // "AAEC/w==" is the bytes 0, 1, 2, 255, written out by hand.
+    let good = json!({ "filename": "bot.cpp", "source": SOURCE, "data": "AAEC/w==" });
+    let (status, value) = post(&host, url, As::Token(&alice), good).await;
+    assert_eq!(status, StatusCode::CREATED, "{value}");
+    let id = value["id"].as_i64().unwrap();
+    let db = Db::open(&host.db).unwrap();
+    assert_eq!(db.submission_data(SubmissionId(id)).unwrap(), Some(vec![0, 1, 2, 255]));
+    let (_, page) = get(&host, &format!("/api/contest/submissions/{id}"), As::Nobody).await;
+    assert_eq!(page["submission"]["data_bytes"], 4, "{page}");
+    assert!(page["submission"].get("data").is_none(), "{page}");
+
+    let not_base64 = json!({ "filename": "bot.cpp", "source": SOURCE, "data": "not base64!" });
+    let (status, value) = post(&host, url, As::Token(&alice), not_base64).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{value}");
+    assert!(value["error"].as_str().unwrap().contains("base64"), "{value}");
+    // 10 MiB + 3 bytes of zeros: 4 base64 characters per 3 bytes.
+    let over = "A".repeat((10 * 1024 * 1024 + 3) / 3 * 4);
+    let too_big = json!({ "filename": "bot.cpp", "source": SOURCE, "data": over });
+    let (status, value) = post(&host, url, As::Token(&alice), too_big).await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE, "{value}");
+    assert!(value["error"].as_str().unwrap().contains("10 MiB"), "{value}");
+    let big_source = format!("// {}\nint main() {{}}\n", "x".repeat(1024 * 1024));
+    let (status, _) =
+        post(&host, url, As::Token(&alice), json!({ "filename": "bot.cpp", "source": big_source }))
+            .await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
+    assert_eq!(submissions(&host), 1, "refused uploads write nothing");
 }

@@ -120,19 +120,23 @@ impl BuiltinAgent {
 /// the pipes. `strong-v1` (see [`strong_v1::limits`]) counted moves to 26
 /// empty cells and stopped iterating at 0.6 of the budget: it left about a
 /// third of a 10 s clock unused.
-pub fn limits(state: &State, my_time_ms: u64, start: Instant) -> Limits {
+pub fn limits(state: &State, my_time_ms: u64, start: Instant, features: &Features) -> Limits {
     // Generous: on a loaded machine a process can stall for hundreds of ms.
     let reserve = 20 + my_time_ms / 12;
     let usable = my_time_ms.saturating_sub(reserve);
     let empties = u64::from(state.empty().count_ones());
-    let moves_left = (empties.saturating_sub(30) / 4).max(2);
+    let moves_left = (empties.saturating_sub(features.plan_to) / 4).max(2);
     let budget = usable / moves_left;
     let at = |ms: u64| start + Duration::from_millis(ms);
+    let hard = (2 * budget).min(usable / 4);
     Limits {
         try_solve: true,
-        solve_deadline: at(budget / 2),
-        soft: at(budget * 3 / 4),
-        hard: at((2 * budget).min(usable / 4)),
+        // Half of the hard limit at most: with two moves left the budget's
+        // half was the hard limit itself, and a proof that ran out of time
+        // left the search nothing (a depth-1 move).
+        solve_deadline: at((budget / 2).min(hard / 2)),
+        soft: at(budget * features.soft_eighths / 8),
+        hard: at(hard),
         max_depth: 64,
     }
 }
@@ -208,9 +212,9 @@ impl ProtocolAgent for BuiltinAgent {
                 let mv = match &mut self.brain {
                     Brain::Policy(policy) => choose(*policy, state, &mut self.rng),
                     Brain::FixedDepth(depth) => fixed_depth_move(state, *depth, &mut self.rng),
-                    Brain::Strong { engine, .. } => {
+                    Brain::Strong { engine, features } => {
                         let engine = engine.as_mut().expect("made at READY");
-                        engine.choose(state, &limits(state, my_time, start)).mv
+                        engine.choose(state, &limits(state, my_time, start, features)).mv
                     }
                     Brain::StrongV1 { engine } => {
                         let engine = engine.as_mut().expect("made at READY");

@@ -25,11 +25,11 @@ pub mod strong_v1;
 #[cfg(test)]
 mod test_support;
 
-use versus_core::{ConfigError, Game, GameConfig, ProtocolAgent, Referee};
+use versus_core::{ConfigError, Game, GameConfig, Param, ProtocolAgent, Referee};
 
 use crate::agents::{BuiltinAgent, Policy};
 use crate::referee::{game_values, DomineeringReferee};
-use crate::search::Features;
+use crate::search::{Features, STRONG_PARAMS};
 
 /// The registry entry of Domineering.
 #[derive(Clone, Copy, Debug, Default)]
@@ -71,5 +71,19 @@ impl Game for DomineeringGame {
             _ => return None,
         };
         Some(Box::new(agent))
+    }
+
+    fn params(&self, name: &str) -> &'static [Param] {
+        match name {
+            "strong" => &STRONG_PARAMS,
+            _ => &[],
+        }
+    }
+
+    fn agent_with(&self, name: &str, seed: u64, values: &[f64]) -> Option<Box<dyn ProtocolAgent>> {
+        match name {
+            "strong" => Some(Box::new(BuiltinAgent::strong(Features::from_params(values), seed))),
+            _ => self.agent(name, seed),
+        }
     }
 }

@@ -174,6 +174,9 @@ pub struct RefEngine {
     age: u8,
     /// Leaves evaluated heuristically (none: the iteration was exact).
     guesses: u64,
+    /// The last root iteration completed by [`RefEngine::choose`] (for
+    /// comparing searches; it does not change the play).
+    depth_done: u8,
 }
 
 /// The table's size: 2^21 slots of 24 bytes, 48 MiB.
@@ -201,6 +204,7 @@ impl RefEngine {
             nodes: 0,
             age: 0,
             guesses: 0,
+            depth_done: 0,
         }
     }
 
@@ -466,6 +470,13 @@ impl RefEngine {
         keyed.into_iter().map(|(_, mv)| mv).collect()
     }
 
+    /// Nodes searched so far, and the depth of the last iteration completed
+    /// by [`RefEngine::choose`] (0 when it proved the result first).
+    #[must_use]
+    pub fn stats(&self) -> (u64, u8) {
+        (self.nodes, self.depth_done)
+    }
+
     /// The move to play with `my_time_ms` left, thinking from `start`.
     pub fn choose(&mut self, state: &State, my_time_ms: u64, start: Instant) -> Move {
         self.age = self.age.wrapping_add(1);
@@ -473,6 +484,7 @@ impl RefEngine {
         if order.len() == 1 {
             return Move::Pass;
         }
+        self.depth_done = 0;
         let empties = state.empty().count_ones();
         let usable = my_time_ms.saturating_sub(40 + my_time_ms / 16);
         let moves_left = u64::from(empties.saturating_sub(22) / 4).max(2);
@@ -501,6 +513,9 @@ impl RefEngine {
             let guesses = self.guesses;
             if let Some((mv, _)) = self.root(state, &mut order, depth, -INF, INF) {
                 choice = mv;
+            }
+            if !self.stopped {
+                self.depth_done = depth;
             }
             if self.stopped || self.guesses == guesses || Instant::now() >= at(budget / 2) {
                 break;

@@ -19,6 +19,8 @@
 
 use std::time::Instant;
 
+use versus_core::Param;
+
 use crate::rules::{Cell, Move, State, Values, NOT_LAST_COLUMN};
 
 /// Values are points times this, so that the evaluation has fractions.
@@ -231,10 +233,12 @@ impl Board {
     #[must_use]
     pub fn packings(&self, empty: u64) -> ([i32; 2], [i32; 2]) {
         let row_safe = empty & !(empty << 8) & !(empty >> 8);
-        let column_safe =
-            empty & !((empty << 1) & NOT_FIRST_COLUMN) & !((empty >> 1) & NOT_LAST_COLUMN);
-        let safe = [self.row_packing(row_safe), self.column_packing(column_safe)];
-        let all = [self.row_packing(empty), self.column_packing(empty)];
+        // Transposed, the cells with no empty cell beside are those with none
+        // above or below: one transpose serves both vertical packings.
+        let columns = transpose(empty);
+        let column_safe = columns & !(columns << 8) & !(columns >> 8);
+        let safe = [self.row_packing(row_safe), line_packing(&self.column_packings, column_safe)];
+        let all = [self.row_packing(empty), line_packing(&self.column_packings, columns)];
         (safe, all)
     }
 
@@ -249,17 +253,8 @@ impl Board {
     #[inline]
     #[must_use]
     pub fn bounds(&self, empty: u64, player: Player, passed: bool) -> (i32, i32) {
-        let row_safe = empty & !(empty << 8) & !(empty >> 8);
-        let column_safe =
-            empty & !((empty << 1) & NOT_FIRST_COLUMN) & !((empty >> 1) & NOT_LAST_COLUMN);
-        let safe = [self.row_packing(row_safe), self.column_packing(column_safe)];
-        let all = [self.row_packing(empty), self.column_packing(empty)];
-        let (lower, upper) = (safe[player] - all[1 - player], all[player] - safe[1 - player]);
-        if passed {
-            (lower.max(0), upper.max(0))
-        } else {
-            (lower, upper)
-        }
+        let (safe, all) = self.packings(empty);
+        bounds_of(safe, all, player, passed)
     }
 
     /// The anchor of `player`'s private move in `cells` (its private cells):
@@ -287,6 +282,17 @@ impl Board {
             }
         }
         best.map(|(anchor, _)| anchor)
+    }
+}
+
+/// [`Board::bounds`] from the packings of [`Board::packings`].
+#[inline]
+fn bounds_of(safe: [i32; 2], all: [i32; 2], player: Player, passed: bool) -> (i32, i32) {
+    let (lower, upper) = (safe[player] - all[1 - player], all[player] - safe[1 - player]);
+    if passed {
+        (lower.max(0), upper.max(0))
+    } else {
+        (lower, upper)
     }
 }
 
@@ -402,6 +408,20 @@ pub struct Features {
     pub safe_eval: bool,
     /// The weight of the tempo (best move now), in eighths.
     pub tempo_eighths: i32,
+    /// The weight of the contested rest (what each could add beyond its
+    /// safe packing), in eighths.
+    pub rest_eighths: i32,
+    /// The weight of mobility (own placements minus the opponent's), in
+    /// sixteenths of a point per placement.
+    pub mobility_sixteenths: i32,
+    /// Order moves by gain, then by the opposing placements they take away
+    /// (as `ref-ab` does), rather than by gain alone.
+    pub order_blocks: bool,
+    /// The agent's time plan: the clock is shared among the own moves
+    /// expected until this many empty cells are left.
+    pub plan_to: u64,
+    /// No new iteration after this part of a move's budget, in eighths.
+    pub soft_eighths: u64,
     /// Search the opening position during READY (the agent's choice).
     pub ready_thinking: bool,
     /// Try a proof only with at most this many empty cells (64: always, as
@@ -419,8 +439,79 @@ impl Default for Features {
             bounds: true,
             safe_eval: true,
             tempo_eighths: 4,
+            rest_eighths: 4,
+            mobility_sixteenths: 0,
+            order_blocks: false,
+            plan_to: 30,
+            soft_eighths: 6,
             ready_thinking: false,
             solve_from: 64,
+        }
+    }
+}
+
+const fn param(name: &'static str, default: f64, min: f64, max: f64, about: &'static str) -> Param {
+    Param { name, default, min, max, integer: true, about }
+}
+
+/// `strong`'s tunable parameters (`builtin:strong?rest=5&tempo=5`), in the
+/// order [`Features::from_params`] reads them; the defaults are `strong`'s.
+pub const STRONG_PARAMS: [Param; 8] = [
+    param("tempo", 4.0, 0.0, 16.0, "weight of the best move now, in eighths of a point"),
+    param("rest", 4.0, 0.0, 16.0, "weight of the contested rest beyond safe packings, in eighths"),
+    param(
+        "order_blocks",
+        0.0,
+        0.0,
+        1.0,
+        "order moves by gain, then opposing placements taken away",
+    ),
+    param(
+        "plan_to",
+        30.0,
+        10.0,
+        50.0,
+        "the clock is shared among own moves until this many empty cells",
+    ),
+    param(
+        "soft",
+        6.0,
+        2.0,
+        12.0,
+        "no new iteration after this part of a move's budget, in eighths",
+    ),
+    param(
+        "solve_from",
+        64.0,
+        0.0,
+        64.0,
+        "try a proof at the komi only with at most this many empty cells",
+    ),
+    param("ready", 0.0, 0.0, 1.0, "search the opening position during READY (off the clock)"),
+    param(
+        "mobility",
+        0.0,
+        0.0,
+        8.0,
+        "weight of own minus opposing placements, in 16ths of a point",
+    ),
+];
+
+impl Features {
+    /// `strong`'s features with the values of [`STRONG_PARAMS`], in order.
+    #[must_use]
+    pub fn from_params(values: &[f64]) -> Features {
+        let at = |i: usize| values.get(i).copied().unwrap_or(STRONG_PARAMS[i].default);
+        Features {
+            tempo_eighths: at(0) as i32,
+            rest_eighths: at(1) as i32,
+            order_blocks: at(2) != 0.0,
+            plan_to: at(3) as u64,
+            soft_eighths: at(4) as u64,
+            solve_from: at(5) as u32,
+            ready_thinking: at(6) != 0.0,
+            mobility_sixteenths: at(7) as i32,
+            ..Features::default()
         }
     }
 }
@@ -497,16 +588,31 @@ impl Engine {
     /// A guess of the whole position's value for `player` to move: the safe
     /// packings (see [`Board::bounds`]) exactly, half the difference of what
     /// each could add beyond them, plus a part of the best move now (tempo).
-    fn evaluate_safe(&self, empty: u64, player: Player, mine: u64) -> i32 {
-        let (safe, all) = self.board.packings(empty);
+    fn evaluate_safe(
+        &self,
+        (safe, all): ([i32; 2], [i32; 2]),
+        empty: u64,
+        player: Player,
+        mine: u64,
+    ) -> i32 {
         let opponent = 1 - player;
+        let mobility = if self.features.mobility_sixteenths == 0 {
+            0
+        } else {
+            let count = |p: Player| anchors(p, empty).count_ones() as i32;
+            (count(player) - count(opponent)) * SCALE * self.features.mobility_sixteenths / 16
+        };
         let mut best_now = 0;
         for anchor in Cell::iter(mine) {
             best_now = best_now.max(self.board.domino_value(player, u32::from(anchor.index())));
         }
         (safe[player] - safe[opponent]) * SCALE
-            + ((all[player] - safe[player]) - (all[opponent] - safe[opponent])) * SCALE / 2
+            + ((all[player] - safe[player]) - (all[opponent] - safe[opponent]))
+                * SCALE
+                * self.features.rest_eighths
+                / 8
             + best_now * SCALE * self.features.tempo_eighths / 8
+            + mobility
     }
 
     /// A guess of the contested area's value for `player` to move: half the
@@ -527,8 +633,20 @@ impl Engine {
     /// The order key of `player`'s move at `anchor`: what it earns. (Adding
     /// the best opposing domino it takes away, the swing, lost Elo.)
     #[inline]
-    fn order_key(&self, player: Player, anchor: u32) -> i32 {
-        self.board.domino_value(player, anchor)
+    fn order_key(&self, player: Player, anchor: u32, theirs: u64) -> i32 {
+        let gain = self.board.domino_value(player, anchor);
+        if self.features.order_blocks {
+            let cells = domino(player, anchor);
+            // The opponent's anchors that would cover one of these cells.
+            let blocked = if player == 0 {
+                cells | cells >> 8
+            } else {
+                cells | (cells >> 1) & NOT_LAST_COLUMN
+            };
+            gain * 16 + (theirs & blocked).count_ones() as i32
+        } else {
+            gain
+        }
     }
 
     #[inline]
@@ -562,19 +680,11 @@ impl Engine {
             return 0;
         }
         let opponent = 1 - player;
-        let split = self.split(empty);
-        let mine = anchors(player, split.contested);
-        let theirs = anchors(opponent, split.contested);
-        let private_move = self.board.private_move(player, split.private_cells[player]);
-        if mine == 0 && private_move.is_none() {
-            // Only the pass, which ends the game after a pass.
-            if passed || (theirs == 0 && split.private_cells[opponent] == 0) {
-                return 0;
-            }
-            return -self.search(empty, opponent, true, depth, -beta, -alpha);
-        }
+        // The packings give sound bounds (cut-offs before anything else) and
+        // the evaluation; computed once.
+        let packings = self.board.packings(empty);
         let (lower, upper) = if self.features.bounds {
-            let (lower, upper) = self.board.bounds(empty, player, passed);
+            let (lower, upper) = bounds_of(packings.0, packings.1, player, passed);
             let (lower, upper) = (lower * SCALE, upper * SCALE);
             if lower >= beta || lower == upper {
                 return lower;
@@ -586,10 +696,21 @@ impl Engine {
         } else {
             (-INFINITY, INFINITY)
         };
+        let split = self.split(empty);
+        let mine = anchors(player, split.contested);
+        let theirs = anchors(opponent, split.contested);
+        let private_move = self.board.private_move(player, split.private_cells[player]);
+        if mine == 0 && private_move.is_none() {
+            // Only the pass, which ends the game after a pass.
+            if passed || (theirs == 0 && split.private_cells[opponent] == 0) {
+                return 0;
+            }
+            return -self.search(empty, opponent, true, depth, -beta, -alpha);
+        }
         if depth == 0 {
             self.stats.evaluations += 1;
             if self.features.safe_eval {
-                return self.evaluate_safe(empty, player, mine).clamp(lower, upper);
+                return self.evaluate_safe(packings, empty, player, mine).clamp(lower, upper);
             }
             let private = (split.private[player] - split.private[opponent]) * SCALE;
             return (private + self.evaluate(split.contested, player, mine)).clamp(lower, upper);
@@ -628,7 +749,11 @@ impl Engine {
         let mut count = 0;
         for anchor in Cell::iter(mine) {
             let anchor = u32::from(anchor.index());
-            let key = if anchor as u8 == hint { INFINITY } else { self.order_key(player, anchor) };
+            let key = if anchor as u8 == hint {
+                INFINITY
+            } else {
+                self.order_key(player, anchor, theirs)
+            };
             moves[count] = (key, anchor as u8);
             count += 1;
         }
@@ -740,8 +865,11 @@ impl Engine {
     fn root_moves(&self, state: &State) -> Vec<Move> {
         let player = state.side_to_move().index();
         let empty = state.empty();
+        let theirs = anchors(1 - player, empty);
         let mut keyed: Vec<(i32, Move)> = Cell::iter(anchors(player, empty))
-            .map(|cell| (self.order_key(player, u32::from(cell.index())), Move::Place(cell)))
+            .map(|cell| {
+                (self.order_key(player, u32::from(cell.index()), theirs), Move::Place(cell))
+            })
             .collect();
         keyed.sort_by_key(|m| std::cmp::Reverse(m.0));
         keyed.push((-INFINITY, Move::Pass));
@@ -1030,6 +1158,12 @@ mod tests {
 
     use super::*;
     use crate::test_support::{brute_force, random_position};
+
+    #[test]
+    fn default_params_are_the_default_features() {
+        let defaults: Vec<f64> = STRONG_PARAMS.iter().map(|p| p.default).collect();
+        assert_eq!(Features::from_params(&defaults), Features::default());
+    }
 
     #[test]
     fn transpose_swaps_rows_and_columns() {

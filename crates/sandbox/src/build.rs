@@ -6,7 +6,8 @@ use std::io::{self, Read};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -234,7 +235,13 @@ impl Builder {
         drop(prepared.command);
         let limit = self.log_bytes;
         let flood = self.flood_bytes;
-        let collector = thread::spawn(move || collect(reader, limit, flood));
+        let stopped = Arc::new(AtomicBool::new(false));
+        let stopped_by_collector = Arc::clone(&stopped);
+        let collector = thread::spawn(move || {
+            let collected = collect(reader, limit, flood);
+            stopped_by_collector.store(collected.flooded, Ordering::Release);
+            collected
+        });
         let deadline = Instant::now() + self.time_limit;
         let mut timed_out = false;
         let status = loop {
@@ -244,7 +251,10 @@ impl Builder {
                     timed_out = true;
                     break None;
                 }
-                Ok(None) if collector.is_finished() => {
+                // Not merely a finished collector: the output ends before the
+                // sandbox's own processes do, and a fast compiler that had
+                // succeeded would be taken for a flood.
+                Ok(None) if stopped.load(Ordering::Acquire) => {
                     // Output flooded (the collector stopped reading) and the
                     // compiler may be blocked on a full pipe.
                     break None;

@@ -115,8 +115,13 @@ pub struct LeagueArgs {
 
 /// `NAME=SPEC` or `SPEC`; a built-in agent is named after itself.
 fn entrant(text: &str) -> Entrant {
+    // A name has no `:` or `?`: `builtin:strong?tempo=400` is a spec whose
+    // `=` sets a parameter.
+    let is_name = |name: &str| {
+        !name.is_empty() && !name.contains(|c: char| c.is_whitespace() || c == ':' || c == '?')
+    };
     let (name, spec) = match text.split_once('=') {
-        Some((name, spec)) if !name.contains(char::is_whitespace) && !name.is_empty() => {
+        Some((name, spec)) if is_name(name) => {
             (name.to_owned(), spec.to_owned())
         }
         _ => (text.strip_prefix("builtin:").unwrap_or(text).to_owned(), text.to_owned()),

@@ -182,3 +182,34 @@ fn a_killed_run_resumes_from_its_stored_theta_and_iteration() {
     assert_eq!(points.split(' ').count(), 121);
     assert!(points.starts_with("70.0,59.0 "), "50 of [0, 100] is halfway down: {points}");
 }
+
+#[test]
+fn a_built_in_spec_with_settings_is_one_agent_in_leagues() {
+    let db = temp_dir().join("league.sqlite");
+    let _ = std::fs::remove_file(&db);
+    let db = db.to_str().unwrap();
+    // Named after itself, its settings kept: the unknown one is named.
+    let output =
+        versus(&["league", "bacteria-war", "builtin:greedy?depth=2", "builtin:random", "--db", db]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        text(&output.stderr)
+            .contains("built-in agent \"greedy\" has no parameter \"depth\" (it has none)"),
+        "{}",
+        text(&output.stderr)
+    );
+    let output = versus(&[
+        "league",
+        "bacteria-war",
+        "builtin:strong?tempo=400&soft_percent=50",
+        "builtin:random",
+        "--games",
+        "2",
+        "--time-ms",
+        "100",
+        "--db",
+        db,
+    ]);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    assert!(text(&output.stdout).contains("strong?tempo=400&soft_percent=50"));
+}

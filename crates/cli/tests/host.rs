@@ -51,7 +51,7 @@ impl Host {
             .current_dir(dir)
             .env("VERSUS_CACHE", dir.join("cache"))
             .args(["host", "--db", "contest.sqlite", "--port", &port.to_string()])
-            .args(["--time-ms", "1500", "--submit-interval", "0"])
+            .args(["--time-ms", "1500", "--submit-window", "0"])
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()

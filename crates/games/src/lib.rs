@@ -42,4 +42,35 @@ mod tests {
         assert!(find("chess").is_none());
         assert_eq!(names(), "bacteria-war, domineering, connexion, betris-large");
     }
+
+    #[test]
+    fn every_declared_parameter_is_sound_and_accepted_at_both_ends() {
+        let mut declared = 0;
+        for game in all() {
+            for name in game.agent_names() {
+                let params = game.params(name);
+                for (i, p) in params.iter().enumerate() {
+                    declared += 1;
+                    let at = format!("{} {name} {}", game.name(), p.name);
+                    assert!(p.min < p.max && (p.min..=p.max).contains(&p.default), "{at}");
+                    assert!(
+                        !p.integer || [p.min, p.max, p.default].iter().all(|v| v.fract() == 0.0),
+                        "{at}"
+                    );
+                    assert!(p.name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'), "{at}");
+                    assert!(params[..i].iter().all(|q| q.name != p.name), "{at} twice");
+                    for value in [p.min, p.max] {
+                        let spec = format!("{name}?{}={value}", p.name);
+                        assert!(
+                            versus_core::builtin_agent(game, &spec, 1).is_ok(),
+                            "{game_name} {spec}",
+                            game_name = game.name()
+                        );
+                    }
+                }
+            }
+        }
+        // Bacteria War's strong has 11.
+        assert!(declared >= 11);
+    }
 }

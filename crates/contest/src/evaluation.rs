@@ -117,8 +117,13 @@ pub fn schedule(db: &mut Db, plan: &Plan) -> Result<i64, ContestError> {
     if plan.repeat_ms.is_some_and(|r| r < 60_000) {
         return Err(ContestError::Invalid("an evaluation repeats at most once a minute".into()));
     }
+    insert(db.conn(), plan)
+}
+
+/// Stores `plan` as a scheduled evaluation; its id.
+fn insert(conn: &rusqlite::Connection, plan: &Plan) -> Result<i64, ContestError> {
     let rounds = if plan.kind == Kind::Swiss { plan.rounds } else { 1 };
-    db.conn().execute(
+    conn.execute(
         "INSERT INTO contest_evaluations (game, kind, rounds, games, state, start_at, repeat_ms,
              top, created_at)
          VALUES (?1, ?2, ?3, ?4, 'scheduled', ?5, ?6, ?7, ?8)",
@@ -133,7 +138,7 @@ pub fn schedule(db: &mut Db, plan: &Plan) -> Result<i64, ContestError> {
             crate::now_ms()
         ],
     )?;
-    Ok(db.conn().last_insert_rowid())
+    Ok(conn.last_insert_rowid())
 }
 
 /// The evaluations of `game`, newest first.
@@ -141,15 +146,18 @@ pub fn schedule(db: &mut Db, plan: &Plan) -> Result<i64, ContestError> {
 /// # Errors
 /// The store.
 pub fn list(db: &Db, game: &str) -> Result<Vec<Summary>, ContestError> {
-    let mut statement = db.reader().prepare(
-        "SELECT e.id, e.game, e.kind, e.rounds, e.games, e.state, e.start_at, e.repeat_ms,
-             e.finished_at, e.top,
-             (SELECT count(*) FROM contest_evaluation_entries x WHERE x.evaluation = e.id)
-         FROM contest_evaluations e WHERE e.game = ?1 ORDER BY e.id DESC",
-    )?;
+    let mut statement =
+        db.reader().prepare(&format!("{SUMMARY_SELECT} WHERE e.game = ?1 ORDER BY e.id DESC"))?;
     let rows = statement.query_map([game], summary_row)?.collect::<rusqlite::Result<Vec<_>>>()?;
     rows.into_iter().collect()
 }
+
+/// The columns [`summary_row`] reads, each evaluation with its count of
+/// participants.
+const SUMMARY_SELECT: &str = "SELECT e.id, e.game, e.kind, e.rounds, e.games, e.state, e.start_at,
+        e.repeat_ms, e.finished_at, e.top,
+        (SELECT count(*) FROM contest_evaluation_entries x WHERE x.evaluation = e.id)
+    FROM contest_evaluations e";
 
 fn summary_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Result<Summary, ContestError>> {
     let kind: String = r.get(2)?;
@@ -173,14 +181,7 @@ fn summary_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Result<Summary, Contes
 
 fn summary(db: &Db, id: i64) -> Result<Option<Summary>, ContestError> {
     db.reader()
-        .query_row(
-            "SELECT e.id, e.game, e.kind, e.rounds, e.games, e.state, e.start_at, e.repeat_ms,
-                 e.finished_at, e.top,
-                 (SELECT count(*) FROM contest_evaluation_entries x WHERE x.evaluation = e.id)
-             FROM contest_evaluations e WHERE e.id = ?1",
-            [id],
-            summary_row,
-        )
+        .query_row(&format!("{SUMMARY_SELECT} WHERE e.id = ?1"), [id], summary_row)
         .optional()?
         .transpose()
 }
@@ -414,21 +415,16 @@ fn step(db: &mut Db, id: i64, now: i64) -> Result<bool, ContestError> {
                 if start <= now {
                     start += (now - start) / repeat * repeat + repeat;
                 }
-                tx.execute(
-                    "INSERT INTO contest_evaluations (game, kind, rounds, games, state, start_at,
-                         repeat_ms, top, created_at)
-                     VALUES (?1, ?2, ?3, ?4, 'scheduled', ?5, ?6, ?7, ?8)",
-                    params![
-                        summary.game,
-                        summary.kind.as_str(),
-                        summary.rounds,
-                        summary.games,
-                        start,
-                        repeat,
-                        summary.top,
-                        now
-                    ],
-                )?;
+                let next = Plan {
+                    game: summary.game.clone(),
+                    kind: summary.kind,
+                    rounds: summary.rounds,
+                    games: summary.games,
+                    start_at: start,
+                    repeat_ms: Some(repeat),
+                    top: summary.top,
+                };
+                insert(&tx, &next)?;
             }
         }
     }

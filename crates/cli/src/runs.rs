@@ -121,9 +121,7 @@ fn entrant(text: &str) -> Entrant {
         !name.is_empty() && !name.contains(|c: char| c.is_whitespace() || c == ':' || c == '?')
     };
     let (name, spec) = match text.split_once('=') {
-        Some((name, spec)) if is_name(name) => {
-            (name.to_owned(), spec.to_owned())
-        }
+        Some((name, spec)) if is_name(name) => (name.to_owned(), spec.to_owned()),
         _ => (text.strip_prefix("builtin:").unwrap_or(text).to_owned(), text.to_owned()),
     };
     Entrant { name, spec, cwd: None }

@@ -829,6 +829,19 @@ impl Db {
         found.map(check_submission).transpose()
     }
 
+    /// Who made a submission (without reading its source).
+    pub fn submission_owner(
+        &self,
+        id: SubmissionId,
+    ) -> std::result::Result<Option<UserId>, ContestError> {
+        Ok(self
+            .conn
+            .query_row("SELECT user_id FROM contest_submissions WHERE id = ?1", [id.0], |r| {
+                r.get(0).map(UserId)
+            })
+            .optional()?)
+    }
+
     /// A submission's data file, if it has one.
     pub fn submission_data(
         &self,

@@ -626,7 +626,7 @@ fn owners(db: &Db, players: [&Player; 2]) -> Result<[Option<i64>; 2], ApiError> 
     let mut owners = [None, None];
     for (k, player) in players.into_iter().enumerate() {
         if let Some(id) = player.submission() {
-            owners[k] = db.submission(id)?.map(|s| s.user.0);
+            owners[k] = db.submission_owner(id)?.map(|u| u.0);
         }
     }
     Ok(owners)

@@ -20,6 +20,7 @@ mod doctor;
 mod runs;
 mod starters;
 mod tune;
+mod worker;
 
 #[derive(Debug, Parser)]
 #[command(name = "versus", version, about = "An arena for two-player game AIs")]
@@ -127,6 +128,11 @@ enum Command {
     Leaderboard(contest::LeaderboardArgs),
     /// Show what this host offers the sandbox and the judging environment's toolchains.
     Doctor,
+    /// Play games from a PostgreSQL queue (leagues scheduled with
+    /// `versus league --db postgres://...`), on any host.
+    Worker(worker::WorkerArgs),
+    /// List the live workers of a PostgreSQL queue.
+    Workers(worker::WorkersArgs),
 }
 
 #[derive(Debug, Args)]
@@ -195,6 +201,8 @@ fn main() -> ExitCode {
         Command::User { command } => contest::user(&command),
         Command::Submit(args) => contest::submit(&args),
         Command::Leaderboard(args) => contest::leaderboard(&args),
+        Command::Worker(args) => worker::run_worker(&args),
+        Command::Workers(args) => worker::list_workers(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -109,6 +109,11 @@ pub struct LeagueArgs {
     /// Also write the table and crosstable as JSON to this file.
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
+    /// With --db postgres://...: command-line agents name paths that exist
+    /// on every worker's host (otherwise they are refused; send sources as
+    /// src:FILE instead).
+    #[arg(long)]
+    shared_path: bool,
     #[command(flatten)]
     run: RunArgs,
 }
@@ -179,6 +184,9 @@ fn jobs(args: &RunArgs) -> usize {
 
 /// Creates the run in the store, or loads the run to resume.
 fn open_run(args: &RunArgs, kind: RunKind, plan: Option<Plan>) -> Result<(Store, RunId, Plan)> {
+    if crate::worker::is_postgres(&args.db.to_string_lossy()) {
+        bail!("only leagues run on PostgreSQL so far; give this run a SQLite file as --db");
+    }
     let mut store = Store::open(&args.db)?;
     if let Some(id) = args.resume {
         let stored = store
@@ -368,6 +376,19 @@ pub fn league(args: &LeagueArgs) -> Result<()> {
             sandbox: args.run.sandbox,
         })
     };
+    let db = args.run.db.to_string_lossy();
+    if crate::worker::is_postgres(&db) {
+        if let Some(plan) = &plan {
+            if versus_games::find(&plan.game).is_none() {
+                bail!("unknown game {:?} (the games are: {})", plan.game, versus_games::names());
+            }
+            check_entrants(&plan.entrants)?;
+        }
+        // -j 0: only schedule and report; the workers play.
+        let jobs = args.run.jobs.unwrap_or_else(|| jobs(&args.run));
+        let standing = crate::worker::league(&db, plan, args.run.resume, jobs, args.shared_path)?;
+        return write_outputs(args, &standing);
+    }
     let (mut store, id, plan) = open_run(&args.run, RunKind::League, plan)?;
     announce(id, &args.run, args.run.resume.is_some());
     let total = plan.slots().len();
@@ -385,12 +406,17 @@ pub fn league(args: &LeagueArgs) -> Result<()> {
     line.done();
     store.finish_run(id, &format!("{} games", standing.games()))?;
     print!("{}", league_table(&standing));
+    write_outputs(args, &standing)
+}
+
+/// The --csv and --json files of a league.
+fn write_outputs(args: &LeagueArgs, standing: &Standing) -> Result<()> {
     if let Some(path) = &args.csv {
-        fs::write(path, league_csv(&standing))
+        fs::write(path, league_csv(standing))
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
     if let Some(path) = &args.json {
-        let text = serde_json::to_string_pretty(&league_json(&standing))?;
+        let text = serde_json::to_string_pretty(&league_json(standing))?;
         fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
     }
     Ok(())

@@ -135,8 +135,10 @@ const MIGRATION_LOCK: i64 = 0x7665_7273_0001;
 /// What went wrong with the queue.
 #[derive(Debug, Error)]
 pub enum QueueError {
+    // Not a `source`: the message already includes the driver's own chain,
+    // which a caller printing causes would otherwise repeat.
     #[error("PostgreSQL: {0}")]
-    Db(#[from] postgres::Error),
+    Db(postgres::Error),
     #[error(
         "the database has schema version {found}, newer than this versus ({known}): upgrade versus"
     )]
@@ -149,6 +151,12 @@ pub enum QueueError {
     Corrupt(String),
     #[error("cannot write an agent's source into the cache: {0}")]
     Cache(#[from] std::io::Error),
+}
+
+impl From<postgres::Error> for QueueError {
+    fn from(error: postgres::Error) -> QueueError {
+        QueueError::Db(error)
+    }
 }
 
 impl QueueError {
@@ -599,6 +607,16 @@ impl Queue {
         )?;
         tx.commit()?;
         Ok(Committed::Counted)
+    }
+
+    /// The slots `worker` holds now: `(run, slot)`.
+    pub fn held_by(&mut self, worker: WorkerId) -> Result<Vec<(RunId, String)>, QueueError> {
+        let rows = self.client.query(
+            "SELECT run_id, slot FROM slots WHERE worker_id = $1 AND state = 'leased'
+             ORDER BY run_id, seq",
+            &[&worker.0],
+        )?;
+        Ok(rows.iter().map(|r| (RunId(r.get(0)), r.get(1))).collect())
     }
 
     /// Slots of a run by state.

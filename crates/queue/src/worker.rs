@@ -132,8 +132,11 @@ impl<'a> Conn<'a> {
                 None => Queue::connect(&self.options.url)
                     .map(|queue| {
                         self.queue = Some(queue);
-                        self.reconnects += 1;
-                        (self.log)("reconnected");
+                        // A thread's first connection is not a reconnection.
+                        if failing_since.is_some() {
+                            self.reconnects += 1;
+                            (self.log)("reconnected");
+                        }
                     })
                     .and_then(|()| op(self.queue.as_mut().expect("just connected"))),
             };

@@ -1,0 +1,157 @@
+//! `versus worker`, `versus workers` and `versus league --db postgres://...`
+//! as processes against a real PostgreSQL server that the test starts (a
+//! throw-away cluster). Skipped, saying so, only when PostgreSQL is not
+//! installed.
+
+use std::collections::BTreeMap;
+use std::process::{Child, Command, Output, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use versus_core::TimeControl;
+use versus_league::runner::{Entrant, Plan, Schedule, Slot};
+use versus_queue::scratch::ScratchCluster;
+use versus_queue::{Queue, RunId, WorkerId};
+
+const VERSUS: &str = env!("CARGO_BIN_EXE_versus");
+
+fn cluster() -> Option<ScratchCluster> {
+    match ScratchCluster::start(false) {
+        Ok(Some(cluster)) => Some(cluster),
+        Ok(None) => {
+            eprintln!("SKIPPED: PostgreSQL is not installed (apt-get install postgresql)");
+            None
+        }
+        Err(error) => panic!("PostgreSQL is installed but a cluster cannot start: {error}"),
+    }
+}
+
+fn worker(url: &str, name: &str, lease_s: &str) -> Child {
+    Command::new(VERSUS)
+        .args(["worker", "--db", url, "-j", "1", "--name", name, "--lease-s", lease_s])
+        .arg("--exit-when-idle")
+        .stdin(Stdio::null())
+        .spawn()
+        .unwrap()
+}
+
+fn wait_until(what: &str, mut done: impl FnMut() -> bool) {
+    let start = Instant::now();
+    while !done() {
+        assert!(start.elapsed() < Duration::from_secs(60), "timed out waiting for {what}");
+        thread::sleep(Duration::from_millis(10));
+    }
+}
+
+fn worker_id(queue: &mut Queue, name: &str) -> Option<WorkerId> {
+    let live = queue.live_workers(Duration::from_secs(60)).unwrap();
+    live.iter().find(|w| w.name == name).map(|w| w.id)
+}
+
+#[test]
+fn a_worker_killed_mid_game_has_its_game_played_by_another_and_counted_once() {
+    let Some(cluster) = cluster() else { return };
+    let url = cluster.url();
+    let mut queue = Queue::connect(&url).unwrap();
+    // Games that think for most of a 400 ms clock: a worker is nearly
+    // always in the middle of one.
+    let plan = Plan {
+        game: "domineering".into(),
+        time: TimeControl { game_ms: 400, ready_ms: 3000, ..TimeControl::CONTEST },
+        seed: 11,
+        entrants: ["builtin:strong", "builtin:greedy"]
+            .iter()
+            .map(|s| Entrant { name: s[8..].into(), spec: (*s).into(), cwd: None })
+            .collect(),
+        schedule: Schedule::League { pairs: 4, gauntlet: None },
+        sandbox: false,
+    };
+    let run = queue.schedule(&plan, false).unwrap();
+    let mut doomed = worker(&url, "doomed", "1.5");
+    let id = {
+        let mut id = None;
+        wait_until("the worker to register", || {
+            id = worker_id(&mut queue, "doomed");
+            id.is_some()
+        });
+        id.unwrap()
+    };
+    // Once it has committed a game and holds the next: kill -9.
+    let mut held = Vec::new();
+    wait_until("a game in progress after a committed one", || {
+        let played = queue.games(run).unwrap().iter().any(|g| g.worker == id);
+        held = queue.held_by(id).unwrap();
+        played && !held.is_empty()
+    });
+    doomed.kill().unwrap();
+    doomed.wait().unwrap();
+    assert_eq!(held.len(), 1);
+    let (held_run, held_slot) = held[0].clone();
+    assert_eq!(held_run, run);
+
+    let survivors = [worker(&url, "second", "1.5"), worker(&url, "third", "1.5")];
+    for mut survivor in survivors {
+        assert!(survivor.wait().unwrap().success());
+    }
+    // Every scheduled game counted once; the killed game by someone else.
+    let mut counted: BTreeMap<String, WorkerId> = BTreeMap::new();
+    for game in queue.games(run).unwrap() {
+        assert!(game.harness_flag.is_none());
+        assert!(counted.insert(game.slot.clone(), game.worker).is_none(), "{} twice", game.slot);
+    }
+    let scheduled: Vec<String> = plan.slots().iter().map(Slot::key).collect();
+    assert_eq!(counted.keys().cloned().collect::<Vec<_>>(), {
+        let mut s = scheduled.clone();
+        s.sort();
+        s
+    });
+    assert_ne!(counted[&held_slot], id, "the killed worker's game was played again by another");
+    assert!(queue.progress(run).unwrap().finished());
+}
+
+fn versus(args: &[&str]) -> Output {
+    Command::new(VERSUS).args(args).stdin(Stdio::null()).output().unwrap()
+}
+
+#[test]
+fn a_league_on_postgres_is_played_by_workers_and_reported() {
+    let Some(cluster) = cluster() else { return };
+    let url = cluster.url();
+    // A command on this host is refused for remote workers, clearly.
+    let refused = versus(&["league", "--db", &url, "domineering", "builtin:random", "mine=./bot"]);
+    assert!(!refused.status.success());
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(stderr.contains("--shared-path") && stderr.contains("mine"), "{stderr}");
+    assert!(!stderr.contains("panicked"));
+
+    // -j 0 only schedules and reports; a worker process plays.
+    let scheduler = Command::new(VERSUS)
+        .args(["league", "--db", &url, "domineering", "builtin:random", "builtin:greedy"])
+        .args(["--games", "10", "-j", "0"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut queue = Queue::connect(&url).unwrap();
+    wait_until("the league to be scheduled", || queue.plan(RunId(1)).is_ok());
+    let listed = versus(&["workers", "--db", &url]);
+    assert!(String::from_utf8_lossy(&listed.stdout).contains("(no live workers)"));
+    let mut player = worker(&url, "player", "30");
+    assert!(player.wait().unwrap().success());
+    let report = scheduler.wait_with_output().unwrap();
+    assert!(report.status.success(), "{}", String::from_utf8_lossy(&report.stderr));
+    let table = String::from_utf8_lossy(&report.stdout);
+    // The independent truth: greedy beats random at Domineering every time.
+    assert!(table.contains("greedy") && table.contains("10/10"), "{table}");
+    assert!(table.lines().any(|l| l.starts_with("player") && l.contains(" 10 ")), "{table}");
+    assert_eq!(queue.progress(RunId(1)).unwrap().done, 10);
+
+    // A bad URL and a SQLite path are errors, not panics.
+    for db in ["postgres://nobody@%2Fnonexistent/x", "versus.sqlite"] {
+        let out = versus(&["worker", "--db", db]);
+        assert!(!out.status.success());
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("versus: ") && !stderr.contains("panicked"), "{stderr}");
+    }
+}

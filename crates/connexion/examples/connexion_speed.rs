@@ -1,7 +1,7 @@
 //! Search speed of the strong agent: nodes per second and the depth reached
 //! over the positions of a few self-play games at a fixed time per move.
 //!
-//! `cargo run --release -p versus-connexion --example search_speed -- [ms per move] [games] [width]`
+//! `cargo run --release -p versus-connexion --example connexion_speed -- [ms per move] [games] [width]`
 
 use std::time::{Duration, Instant};
 

@@ -228,7 +228,7 @@ fn kind_name(kind: RunKind) -> &'static str {
 
 /// Progress on standard error: rewritten in place on a terminal, a line
 /// every few seconds otherwise.
-struct ProgressLine {
+pub(crate) struct ProgressLine {
     terminal: bool,
     last: Option<Instant>,
     /// The latest text not yet written (off a terminal).
@@ -236,11 +236,11 @@ struct ProgressLine {
 }
 
 impl ProgressLine {
-    fn new() -> Self {
+    pub(crate) fn new() -> Self {
         ProgressLine { terminal: io::stderr().is_terminal(), last: None, unshown: None }
     }
 
-    fn show(&mut self, text: &str) {
+    pub(crate) fn show(&mut self, text: &str) {
         let mut err = io::stderr().lock();
         if self.terminal {
             let _ = write!(err, "\r\x1b[2K{text}");
@@ -254,7 +254,7 @@ impl ProgressLine {
         let _ = err.flush();
     }
 
-    fn done(&mut self) {
+    pub(crate) fn done(&mut self) {
         if self.terminal {
             let _ = writeln!(io::stderr());
         } else if let Some(text) = self.unshown.take() {

@@ -2,7 +2,7 @@
 //! `versus games --params` (the built-in agents' tunable parameters).
 
 use std::fs;
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, Write};
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -94,7 +94,7 @@ pub fn run(args: &TuneArgs) -> Result<()> {
     let stop = AtomicBool::new(false);
     let started = Instant::now();
     let mut session = 0u64;
-    let mut line = Progress::new();
+    let mut line = crate::runs::ProgressLine::new();
     let theta = tune::run(&mut store, id, game, jobs, &stop, &mut |it: &Iteration| {
         session += 1;
         let rate = session as f64 / started.elapsed().as_secs_f64().max(1e-9);
@@ -247,40 +247,4 @@ pub fn print_params(out: &mut dyn Write) -> Result<()> {
         }
     }
     Ok(())
-}
-
-/// Progress on standard error: rewritten in place on a terminal, a line
-/// every few seconds otherwise.
-struct Progress {
-    terminal: bool,
-    last: Option<Instant>,
-    unshown: Option<String>,
-}
-
-impl Progress {
-    fn new() -> Self {
-        Progress { terminal: io::stderr().is_terminal(), last: None, unshown: None }
-    }
-
-    fn show(&mut self, text: &str) {
-        let mut err = io::stderr().lock();
-        if self.terminal {
-            let _ = write!(err, "\r\x1b[2K{text}");
-        } else if self.last.is_none_or(|t| t.elapsed().as_secs() >= 5) {
-            let _ = writeln!(err, "{text}");
-            self.last = Some(Instant::now());
-            self.unshown = None;
-        } else {
-            self.unshown = Some(text.to_owned());
-        }
-        let _ = err.flush();
-    }
-
-    fn done(&mut self) {
-        if self.terminal {
-            let _ = writeln!(io::stderr());
-        } else if let Some(text) = self.unshown.take() {
-            let _ = writeln!(io::stderr(), "{text}");
-        }
-    }
 }

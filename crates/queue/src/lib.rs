@@ -19,7 +19,7 @@
 //! thread.
 
 pub mod artifact;
-pub mod scratch;
+pub use versus_sql::scratch;
 pub mod worker;
 
 use std::collections::HashMap;

@@ -134,17 +134,30 @@ impl Weights {
     };
 }
 
+/// The terms of the value function, each a feature of the fitted one:
+/// a constant, the filled cells, the cells still expected, the expected
+/// square area, the exposed sides of empty cells, and the area of the
+/// largest square filled now.
+pub const FEATURES: usize = 6;
+
+/// Per rounds left (index 0 unused: the last round is exact), the weights
+/// of the [`FEATURES`] in a value fitted to final scores.
+pub type Fit = Vec<[f64; FEATURES]>;
+
 /// The value function.
 #[derive(Clone, Debug)]
 pub struct Evaluator {
     pub geometry: Geometry,
     pub weights: Weights,
+    /// When set, the value is this linear function of the terms instead of
+    /// their hand-set sum.
+    pub fit: Option<Fit>,
 }
 
 impl Evaluator {
     #[must_use]
     pub fn new(params: &Params, weights: Weights) -> Evaluator {
-        Evaluator { geometry: Geometry::new(params), weights }
+        Evaluator { geometry: Geometry::new(params), weights, fit: None }
     }
 
     /// The expected final points (without chips) of a board whose filled
@@ -155,6 +168,18 @@ impl Evaluator {
         if rounds == 0 {
             return f64::from(self.geometry.points(filled));
         }
+        let terms = self.terms(filled, rounds);
+        match &self.fit {
+            Some(fit) if (rounds as usize) < fit.len() => {
+                fit[rounds as usize].iter().zip(terms).map(|(w, t)| w * t).sum()
+            }
+            _ => terms[1] + terms[2] + terms[3] - self.weights.edge * terms[4],
+        }
+    }
+
+    /// The [`FEATURES`] of a board with `rounds` (at least 1) rounds to play.
+    #[must_use]
+    pub fn terms(&self, filled: u64, rounds: u32) -> [f64; FEATURES] {
         let w = &self.weights;
         let empty = self.geometry.cells & !filled;
         // Empty cells by the size class of their closed region.
@@ -189,6 +214,7 @@ impl Evaluator {
         let square_capacity = w.square_per_round * rounds_f - w.square_margin;
         let mut square = 0.0;
         let mut chance = 1.0f64;
+        let mut side_now = 0.0;
         for (k, masks) in self.geometry.squares.iter().enumerate() {
             let mut easiest = f64::INFINITY;
             for &mask in masks {
@@ -206,6 +232,8 @@ impl Evaluator {
             if easiest > 0.0 {
                 let p = 1.0 / (1.0 + ((easiest - square_capacity) / w.square_spread).exp());
                 chance = chance.min(p);
+            } else {
+                side_now = (k + 1) as f64;
             }
             square += (2 * k + 1) as f64 * chance;
             if chance < 1e-3 {
@@ -217,6 +245,22 @@ impl Evaluator {
         let down_pairs = (empty & empty >> 8).count_ones();
         let edges = 4 * empty.count_ones() - 2 * (right_pairs + down_pairs);
 
-        count(filled) + future + square - w.edge * f64::from(edges)
+        [1.0, count(filled), future, square, f64::from(edges), side_now * side_now]
     }
 }
+
+/// The value fitted to final scores (see `examples/solo.rs`, `fit:N`).
+pub const FITTED: [[f64; FEATURES]; 12] = [
+    [0.0; FEATURES],
+    [45.6747, 0.1005, 0.3088, 0.7757, -0.3817, 0.2079], // 1
+    [61.2116, -0.2458, 0.2109, 0.7378, -0.4976, 0.2911], // 2
+    [60.8285, -0.1992, 0.3458, 0.6352, -0.5084, 0.3238], // 3
+    [60.3456, -0.2501, 0.3661, 0.7896, -0.5460, 0.1967], // 4
+    [55.8042, -0.2601, 0.3341, 0.9606, -0.5400, 0.1266], // 5
+    [47.5459, 0.1341, 0.5279, 0.7163, -0.4668, 0.0768], // 6
+    [37.8158, 0.5293, 0.8060, 0.4749, -0.4028, 0.0416], // 7
+    [26.6539, 0.8815, 1.0764, 0.2961, -0.3303, 0.0497], // 8
+    [9.3758, 1.2168, 1.4557, 0.2085, -0.2509, 0.0298],  // 9
+    [11.5595, 1.3133, 1.3660, 0.0915, -0.1471, 0.0720], // 10
+    [-8.0731, 1.4137, 1.6211, 0.3152, -0.0663, 0.0637], // 11
+];

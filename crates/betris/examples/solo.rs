@@ -13,7 +13,7 @@ use std::time::Instant;
 
 use versus_betris::referee::draw_offer;
 use versus_betris::rules::{Block, Params};
-use versus_betris::strong::eval::Weights;
+use versus_betris::strong::eval::{Fit, Weights, FEATURES};
 use versus_betris::strong::{sample_futures, Planner};
 use versus_core::GameRng;
 
@@ -42,105 +42,194 @@ fn main() {
         }
     }
     let params = Params::LARGE;
-    let planner = Planner::new(&params, w);
-    let geometry = &planner.evaluator.geometry;
-    let start = Instant::now();
-    let (mut cells, mut squares, mut points) = (0u64, 0u64, 0u64);
-    let mut histogram = [0u32; 8];
-    // Per rounds-after: (value of the board kept, final points) pairs, to
-    // see how well the value function predicts the final score.
-    let mut predictions: Vec<Vec<(f64, f64)>> = vec![Vec::new(); params.rounds as usize];
-    let mut kept = Vec::new();
-    for seed in 0..games {
-        let mut offers = GameRng::stream(seed, 0);
-        let mut luck = GameRng::stream(seed, 7);
-        let mut filled = 0u64;
-        for round in 0..params.rounds {
-            let offer = draw_offer(params.blocks, &mut offers);
-            let rounds_after = params.rounds - round - 1;
-            let roll: Option<(usize, usize, u32)> = search.strip_prefix("roll:").map(|spec| {
-                let parts: Vec<&str> = spec.split(':').collect();
-                (parts[0].parse().unwrap(), parts[1].parse().unwrap(), parts[2].parse().unwrap())
-            });
-            let futures = roll.map(|(_, m, _)| {
-                let mut rng = GameRng::stream(seed, 100 + u64::from(round));
-                sample_futures(&params, rounds_after, m, &mut rng)
-            });
-            let choose = |block: Block| -> (f64, u64) {
-                if search == "greedy" {
-                    let best = geometry
-                        .placements(filled, block)
-                        .map(|m| (f64::from(geometry.points(filled | m)), m))
-                        .fold((f64::from(geometry.points(filled)), 0), |a, b| {
-                            if b.0 > a.0 {
-                                b
-                            } else {
-                                a
-                            }
-                        });
-                    return best;
-                }
-                let mut ranking = planner.rank(filled, block, rounds_after);
-                let mut unlimited = u64::MAX;
-                let far = Instant::now() + std::time::Duration::from_secs(100);
-                if let (Some((n, _, depth)), Some(futures)) = (roll, &futures) {
-                    planner.improve(&mut ranking, &mut unlimited, far);
-                    ranking.shallow.sort_by(|a, b| b.0.total_cmp(&a.0));
-                    ranking.shallow.truncate(n);
-                    planner.deepen(&mut ranking, futures, depth, &mut unlimited, far);
-                    return ranking.choice();
-                }
-                let n: usize = search.parse().expect("a number");
-                if n > 0 {
-                    ranking.candidates.truncate(n);
-                    planner.improve(
-                        &mut ranking,
-                        &mut unlimited,
-                        Instant::now() + std::time::Duration::from_secs(10),
-                    );
-                }
-                ranking.best
-            };
-            let a = choose(offer.a);
-            let b = choose(offer.b);
-            let (better, worse) = if a.0 >= b.0 { (a, b) } else { (b, a) };
-            let got = if luck.below(10) < 8 { better } else { worse };
-            filled |= got.1;
-            kept.push((rounds_after, planner.evaluator.value(filled, rounds_after)));
-        }
-        let board = versus_betris::rules::Board::empty(7).with(filled);
-        for (after, value) in kept.drain(..) {
-            predictions[after as usize].push((value, f64::from(board.points())));
-        }
-        cells += u64::from(board.filled_count());
-        squares += u64::from(board.largest_square().pow(2));
-        points += u64::from(board.points());
-        histogram[board.largest_square() as usize] += 1;
+    let mut planner = Planner::new(&params, w);
+    if std::env::var("SOLO_FITTED").is_ok() {
+        planner.evaluator.fit = Some(versus_betris::strong::eval::FITTED.to_vec());
     }
-    let g = games as f64;
-    println!(
-        "games {games} points {:.2} cells {:.2} square {:.2} sides {:?} ({:.1} ms/game)",
-        points as f64 / g,
-        cells as f64 / g,
-        squares as f64 / g,
-        histogram,
-        start.elapsed().as_secs_f64() * 1000.0 / g
-    );
-    // Least squares final = a + b * value per rounds-after, and the error
-    // of the value itself.
-    for (after, pairs) in predictions.iter().enumerate().skip(1) {
-        let n = pairs.len() as f64;
-        let (mx, my) = pairs.iter().fold((0.0, 0.0), |(x, y), p| (x + p.0 / n, y + p.1 / n));
-        let sxx: f64 = pairs.iter().map(|p| (p.0 - mx).powi(2)).sum();
-        let sxy: f64 = pairs.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
-        let syy: f64 = pairs.iter().map(|p| (p.1 - my).powi(2)).sum();
-        let b = sxy / sxx;
-        let rmse = (pairs.iter().map(|p| (p.1 - p.0).powi(2)).sum::<f64>() / n).sqrt();
+    // `fit:N`: N rounds of play with the static policy, each followed by a
+    // least-squares fit of the final points on the value's terms, the next
+    // round played with the fitted value.
+    let (search, iterations) = match search.strip_prefix("fit:") {
+        Some(n) => ("0".to_string(), n.parse().expect("fit:N")),
+        None => (search, 1),
+    };
+    // Pooled over the iterations, so the fit sees the boards of every
+    // policy tried and does not swing between two.
+    let mut samples: Vec<Vec<([f64; FEATURES], f64)>> = vec![Vec::new(); params.rounds as usize];
+    for iteration in 0..iterations {
+        let geometry = &planner.evaluator.geometry;
+        let start = Instant::now();
+        let mut kept_terms = Vec::new();
+        let (mut cells, mut squares, mut points) = (0u64, 0u64, 0u64);
+        let mut histogram = [0u32; 8];
+        // Per rounds-after: (value of the board kept, final points) pairs, to
+        // see how well the value function predicts the final score.
+        let mut predictions: Vec<Vec<(f64, f64)>> = vec![Vec::new(); params.rounds as usize];
+        let mut kept = Vec::new();
+        for seed in 0..games {
+            let mut offers = GameRng::stream(seed, 0);
+            let mut luck = GameRng::stream(seed, 7);
+            let mut filled = 0u64;
+            for round in 0..params.rounds {
+                let offer = draw_offer(params.blocks, &mut offers);
+                let rounds_after = params.rounds - round - 1;
+                let roll: Option<(usize, usize, u32)> = search.strip_prefix("roll:").map(|spec| {
+                    let parts: Vec<&str> = spec.split(':').collect();
+                    (
+                        parts[0].parse().unwrap(),
+                        parts[1].parse().unwrap(),
+                        parts[2].parse().unwrap(),
+                    )
+                });
+                let futures = roll.map(|(_, m, _)| {
+                    let mut rng = GameRng::stream(seed, 100 + u64::from(round));
+                    sample_futures(&params, rounds_after, m, &mut rng)
+                });
+                let choose = |block: Block| -> (f64, u64) {
+                    if search == "greedy" {
+                        let best = geometry
+                            .placements(filled, block)
+                            .map(|m| (f64::from(geometry.points(filled | m)), m))
+                            .fold((f64::from(geometry.points(filled)), 0), |a, b| {
+                                if b.0 > a.0 {
+                                    b
+                                } else {
+                                    a
+                                }
+                            });
+                        return best;
+                    }
+                    let mut ranking = planner.rank(filled, block, rounds_after);
+                    let mut unlimited = u64::MAX;
+                    let far = Instant::now() + std::time::Duration::from_secs(100);
+                    if let (Some((n, _, depth)), Some(futures)) = (roll, &futures) {
+                        planner.improve(&mut ranking, &mut unlimited, far);
+                        ranking.shallow.sort_by(|a, b| b.0.total_cmp(&a.0));
+                        ranking.shallow.truncate(n);
+                        planner.deepen(&mut ranking, futures, depth, &mut unlimited, far);
+                        return ranking.choice();
+                    }
+                    let n: usize = search.parse().expect("a number");
+                    if n > 0 {
+                        ranking.candidates.truncate(n);
+                        planner.improve(
+                            &mut ranking,
+                            &mut unlimited,
+                            Instant::now() + std::time::Duration::from_secs(10),
+                        );
+                    }
+                    ranking.best
+                };
+                let a = choose(offer.a);
+                let b = choose(offer.b);
+                let (better, worse) = if a.0 >= b.0 { (a, b) } else { (b, a) };
+                let got = if luck.below(10) < 8 { better } else { worse };
+                filled |= got.1;
+                kept.push((rounds_after, planner.evaluator.value(filled, rounds_after)));
+                if rounds_after > 0 {
+                    kept_terms.push((rounds_after, planner.evaluator.terms(filled, rounds_after)));
+                }
+            }
+            let board = versus_betris::rules::Board::empty(7).with(filled);
+            for (after, value) in kept.drain(..) {
+                predictions[after as usize].push((value, f64::from(board.points())));
+            }
+            for (after, terms) in kept_terms.drain(..) {
+                samples[after as usize].push((terms, f64::from(board.points())));
+            }
+            cells += u64::from(board.filled_count());
+            squares += u64::from(board.largest_square().pow(2));
+            points += u64::from(board.points());
+            histogram[board.largest_square() as usize] += 1;
+        }
+        let g = games as f64;
         println!(
+            "games {games} points {:.2} cells {:.2} square {:.2} sides {:?} ({:.1} ms/game)",
+            points as f64 / g,
+            cells as f64 / g,
+            squares as f64 / g,
+            histogram,
+            start.elapsed().as_secs_f64() * 1000.0 / g
+        );
+        // Least squares final = a + b * value per rounds-after, and the error
+        // of the value itself.
+        for (after, pairs) in predictions.iter().enumerate().skip(1) {
+            let n = pairs.len() as f64;
+            let (mx, my) = pairs.iter().fold((0.0, 0.0), |(x, y), p| (x + p.0 / n, y + p.1 / n));
+            let sxx: f64 = pairs.iter().map(|p| (p.0 - mx).powi(2)).sum();
+            let sxy: f64 = pairs.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
+            let syy: f64 = pairs.iter().map(|p| (p.1 - my).powi(2)).sum();
+            let b = sxy / sxx;
+            let rmse = (pairs.iter().map(|p| (p.1 - p.0).powi(2)).sum::<f64>() / n).sqrt();
+            println!(
             "rounds after {after:2}: bias {:+.2} rmse {rmse:.2} | fit final = {:.2} + {b:.3} v, r2 {:.3}",
             my - mx,
             my - b * mx,
             sxy * sxy / (sxx * syy)
         );
+        }
+        if iterations > 1 {
+            let fit = fit_terms(&samples);
+            println!("iteration {iteration}: fitted");
+            for (after, weights) in fit.iter().enumerate().skip(1) {
+                println!("    [{}], // {after}", weights.map(|w| format!("{w:.4}")).join(", "));
+            }
+            planner.evaluator.fit = Some(fit);
+        }
     }
+}
+
+/// Least squares of the final points on the terms, per rounds left
+/// (normal equations, Gaussian elimination with partial pivoting, a tiny
+/// ridge for the terms that never vary, e.g. the square area early).
+fn fit_terms(samples: &[Vec<([f64; FEATURES], f64)>]) -> Fit {
+    let mut fit = vec![[0.0; FEATURES]; samples.len()];
+    for (after, pairs) in samples.iter().enumerate().skip(1) {
+        let mut a = [[0.0; FEATURES]; FEATURES];
+        let mut b = [0.0; FEATURES];
+        for (x, y) in pairs {
+            for i in 0..FEATURES {
+                b[i] += x[i] * y;
+                for j in 0..FEATURES {
+                    a[i][j] += x[i] * x[j];
+                }
+            }
+        }
+        for (i, row) in a.iter_mut().enumerate() {
+            row[i] += 1e-6 * pairs.len() as f64;
+        }
+        fit[after] = solve(a, b);
+        let n = pairs.len() as f64;
+        let my = pairs.iter().map(|p| p.1).sum::<f64>() / n;
+        let predict =
+            |x: &[f64; FEATURES]| x.iter().zip(&fit[after]).map(|(a, b)| a * b).sum::<f64>();
+        let sse: f64 = pairs.iter().map(|(x, y)| (y - predict(x)).powi(2)).sum();
+        let sst: f64 = pairs.iter().map(|(_, y)| (y - my).powi(2)).sum();
+        println!(
+            "rounds after {after:2}: fitted r2 {:.3} rmse {:.2}",
+            1.0 - sse / sst,
+            (sse / n).sqrt()
+        );
+    }
+    fit
+}
+
+fn solve(mut a: [[f64; FEATURES]; FEATURES], mut b: [f64; FEATURES]) -> [f64; FEATURES] {
+    for col in 0..FEATURES {
+        let pivot =
+            (col..FEATURES).max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs())).unwrap();
+        a.swap(col, pivot);
+        b.swap(col, pivot);
+        for row in 0..FEATURES {
+            if row != col {
+                let f = a[row][col] / a[col][col];
+                let pivot_row = a[col];
+                for (x, p) in a[row].iter_mut().zip(pivot_row).skip(col) {
+                    *x -= f * p;
+                }
+                b[row] -= f * b[col];
+            }
+        }
+    }
+    std::array::from_fn(|i| b[i] / a[i][i])
 }

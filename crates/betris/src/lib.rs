@@ -27,7 +27,7 @@ pub mod rules;
 pub mod strong;
 pub mod strong_v1;
 
-use versus_core::{ConfigError, Game, GameConfig, ProtocolAgent, Referee};
+use versus_core::{ConfigError, Game, GameConfig, Param, ProtocolAgent, Referee};
 
 use crate::referee::BetrisReferee;
 use crate::rules::{Offer, Params};
@@ -132,6 +132,24 @@ impl Game for BetrisGame {
             "strong" => Some(strong::strong(self.params, seed)),
             "strong-v1" => Some(strong_v1::strong_v1(self.params, seed)),
             _ => None,
+        }
+    }
+
+    fn params(&self, name: &str) -> &'static [Param] {
+        match name {
+            "strong" => &strong::STRONG_PARAMS,
+            _ => &[],
+        }
+    }
+
+    fn agent_with(&self, name: &str, seed: u64, values: &[f64]) -> Option<Box<dyn ProtocolAgent>> {
+        match name {
+            "strong" => Some(strong::with_features(
+                self.params,
+                seed,
+                strong::Features::from_params(values),
+            )),
+            _ => self.agent(name, seed),
         }
     }
 }

@@ -33,7 +33,7 @@ pub mod matrix;
 
 use std::time::{Duration, Instant};
 
-use versus_core::{GameRng, ProtocolAgent};
+use versus_core::{GameRng, Param, ProtocolAgent};
 
 use crate::agents::{player, Strategy, Tracker};
 use crate::rules::{Bet, Block, Offer, Params};
@@ -492,16 +492,9 @@ fn allowance(tracker: &Tracker, start: Instant, phase: u32) -> (u64, Instant) {
     (work, start + Duration::from_secs_f64(deadline_ms / 1000.0))
 }
 
-/// Sampled futures per round, and how many rounds each is played before the
-/// value function takes over.
-const FUTURES: usize = 64;
-const FUTURE_DEPTH: u32 = 3;
-/// The candidates valued by further batches of futures when time is left.
-const REFINED: usize = 6;
-
 /// The features of a strong agent, so versions can be played against
 /// each other.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Features {
     /// Rank placements by the lookahead (else by the value function alone).
     pub lookahead: bool,
@@ -517,6 +510,20 @@ pub struct Features {
     /// an SPRT against the agent without it found no gain, +8 ± 40 Elo
     /// after 293 games at 4 s).
     pub win_chance: bool,
+    /// Value boards by the value fitted to final scores ([`eval::FITTED`],
+    /// Betris (Large) only) instead of the hand-set sum of its terms.
+    pub fitted: bool,
+    /// Sampled futures per round, and how many rounds each is played before
+    /// the value function takes over.
+    pub futures_count: usize,
+    pub future_depth: u32,
+    /// The candidates valued by further batches of futures when time is left.
+    pub refined: usize,
+    /// The chips the opponent is assumed to bet at most beyond the most it
+    /// has been seen to pay (once it has paid any).
+    pub opponent_slack: u32,
+    /// The values' differences in the auction are multiplied by this.
+    pub bid_scale: f64,
 }
 
 impl Features {
@@ -527,8 +534,46 @@ impl Features {
         opponent_lookahead: true,
         futures: true,
         win_chance: false,
+        fitted: false,
+        futures_count: 64,
+        future_depth: 3,
+        refined: 6,
+        opponent_slack: 1,
+        bid_scale: 1.0,
     };
+
+    /// `strong`'s features with the values of [`STRONG_PARAMS`], in order.
+    #[must_use]
+    pub fn from_params(values: &[f64]) -> Features {
+        let at = |i: usize| values.get(i).copied().unwrap_or(STRONG_PARAMS[i].default);
+        Features {
+            fitted: at(0) != 0.0,
+            futures_count: at(1) as usize,
+            future_depth: at(2) as u32,
+            refined: at(3) as usize,
+            opponent_slack: at(4) as u32,
+            bid_scale: at(5) / 100.0,
+            win_chance: at(6) != 0.0,
+            ..Features::ALL
+        }
+    }
 }
+
+const fn param(name: &'static str, default: f64, min: f64, max: f64, about: &'static str) -> Param {
+    Param { name, default, min, max, integer: true, about }
+}
+
+/// `strong`'s tunable parameters (`builtin:strong?fitted=0&futures=32`), in
+/// the order [`Features::from_params`] reads them; the defaults are `strong`'s.
+pub const STRONG_PARAMS: [Param; 7] = [
+    param("fitted", 0.0, 0.0, 1.0, "value boards by the value fitted to final scores"),
+    param("futures", 64.0, 8.0, 256.0, "sampled futures per round"),
+    param("depth", 3.0, 1.0, 6.0, "rounds each future is played before the value function"),
+    param("refined", 6.0, 2.0, 16.0, "candidates re-valued by fresh futures with time left"),
+    param("slack", 1.0, 0.0, 5.0, "chips the opponent may bet beyond the most it has paid"),
+    param("bid_scale", 100.0, 25.0, 200.0, "the values' differences in auctions, in percent"),
+    param("win_chance", 0.0, 0.0, 1.0, "bid for the chance of winning, not the expected lead"),
+];
 
 /// The strong strategy.
 #[derive(Debug)]
@@ -571,7 +616,13 @@ impl Strong {
         });
         if self.features.opponent_lookahead {
             for ranking in &mut rankings {
-                self.planner.deepen(ranking, &self.futures, FUTURE_DEPTH, work, deadline);
+                self.planner.deepen(
+                    ranking,
+                    &self.futures,
+                    self.features.future_depth,
+                    work,
+                    deadline,
+                );
             }
         }
         same_scale(&rankings)
@@ -699,7 +750,12 @@ impl Strategy for Strong {
             }
         }
         self.futures = if self.features.futures && rounds_after >= 2 {
-            sample_futures(&tracker.params, rounds_after, FUTURES, &mut self.rng)
+            sample_futures(
+                &tracker.params,
+                rounds_after,
+                self.features.futures_count,
+                &mut self.rng,
+            )
         } else {
             Vec::new()
         };
@@ -710,9 +766,12 @@ impl Strategy for Strong {
         while progress && work > 0 && Instant::now() < deadline {
             progress = false;
             for ranking in &mut rankings {
-                if let Some(evaluated) =
-                    self.planner.deepen_one(ranking, &self.futures, FUTURE_DEPTH, deadline)
-                {
+                if let Some(evaluated) = self.planner.deepen_one(
+                    ranking,
+                    &self.futures,
+                    self.features.future_depth,
+                    deadline,
+                ) {
                     work = work.saturating_sub(evaluated);
                     progress = true;
                 }
@@ -735,14 +794,15 @@ impl Strategy for Strong {
             _ if !self.features.opponent_model => max_bet,
             None => 1,
             Some(0) => 0,
-            Some(top) => top + 1,
+            Some(top) => top + self.features.opponent_slack,
         };
         let chips_lead = CHIP_POINTS * (f64::from(tracker.chips) - f64::from(tracker.their_chips));
         let win_chances = self.features.win_chance;
+        let scale = self.features.bid_scale;
         let (rows, payoff) = auction_payoffs(
             offer,
-            my_values,
-            their_values,
+            my_values.map(|v| v * scale),
+            their_values.map(|v| v * scale),
             max_bet.min(tracker.chips),
             max_bet.min(tracker.their_chips).min(their_limit),
             |lead| {
@@ -784,16 +844,26 @@ impl Strategy for Strong {
         self.pending.clear();
         self.planner.improve(&mut ranking, &mut work, deadline);
         if self.features.futures {
-            self.planner.deepen(&mut ranking, &self.futures, FUTURE_DEPTH, &mut work, deadline);
+            self.planner.deepen(
+                &mut ranking,
+                &self.futures,
+                self.features.future_depth,
+                &mut work,
+                deadline,
+            );
             // What is left of the share: the best few by more futures.
             while work > 0 && Instant::now() < deadline && ranking.rounds_after >= 2 {
-                let batch =
-                    sample_futures(&tracker.params, ranking.rounds_after, FUTURES, &mut self.rng);
+                let batch = sample_futures(
+                    &tracker.params,
+                    ranking.rounds_after,
+                    self.features.futures_count,
+                    &mut self.rng,
+                );
                 if !self.planner.refine(
                     &mut ranking,
-                    REFINED,
+                    self.features.refined,
                     &batch,
-                    FUTURE_DEPTH,
+                    self.features.future_depth,
                     &mut work,
                     deadline,
                 ) {
@@ -819,7 +889,13 @@ pub fn with_features(params: Params, seed: u64, features: Features) -> Box<dyn P
         params,
         Strong {
             features,
-            planner: Planner::new(&params, Weights::DEFAULT),
+            planner: {
+                let mut planner = Planner::new(&params, Weights::DEFAULT);
+                if features.fitted && params == Params::LARGE {
+                    planner.evaluator.fit = Some(eval::FITTED.to_vec());
+                }
+                planner
+            },
             rng: GameRng::new(seed),
             pending: Vec::new(),
             their_chips_before: params.chips,
@@ -1016,5 +1092,37 @@ mod tests {
         let ranking = planner.rank(board.filled(), Block::I1, 0);
         assert_eq!(ranking.best.1, 1 << (5 * 8 + 5));
         assert_eq!(ranking.best.0, f64::from(board.filled_count() + 1 + 36));
+    }
+
+    #[test]
+    fn the_declared_defaults_are_strong() {
+        assert_eq!(Features::from_params(&[]), Features::ALL);
+        let defaults: Vec<f64> = STRONG_PARAMS.iter().map(|p| p.default).collect();
+        assert_eq!(Features::from_params(&defaults), Features::ALL);
+        let fitted = Features::from_params(&[1.0, 32.0]);
+        assert!(fitted.fitted && fitted.futures_count == 32 && fitted.refined == 6);
+    }
+
+    #[test]
+    fn the_value_is_its_terms_hand_set_or_fitted() {
+        let mut evaluator = eval::Evaluator::new(&Params::LARGE, Weights::DEFAULT);
+        let board: crate::rules::Board =
+            "###..../###..../###..../......./......./......./.......".parse().unwrap();
+        for rounds in 1..12 {
+            let t = evaluator.terms(board.filled(), rounds);
+            assert_eq!(t[0], 1.0);
+            assert_eq!(t[1], 9.0);
+            // The 3x3 square filled now.
+            assert_eq!(t[5], 9.0);
+            let hand = t[1] + t[2] + t[3] - Weights::DEFAULT.edge * t[4];
+            assert!((evaluator.value(board.filled(), rounds) - hand).abs() < 1e-9);
+        }
+        evaluator.fit = Some(eval::FITTED.to_vec());
+        for rounds in 1..12 {
+            let t = evaluator.terms(board.filled(), rounds);
+            let fitted: f64 = eval::FITTED[rounds as usize].iter().zip(t).map(|(w, x)| w * x).sum();
+            assert!((evaluator.value(board.filled(), rounds) - fitted).abs() < 1e-9);
+        }
+        assert_eq!(evaluator.value(board.filled(), 0), 9.0 + 9.0);
     }
 }

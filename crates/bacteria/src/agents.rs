@@ -18,6 +18,8 @@ pub enum Policy {
     Greedy,
     /// A search ([`crate::strong`]).
     Search(Level),
+    /// The frozen reference level `strong-v1` ([`crate::v1`]).
+    StrongV1,
 }
 
 /// A built-in agent: a policy, its generator, its search tables if it
@@ -28,6 +30,7 @@ pub struct BuiltinAgent {
     seed: u64,
     rng: GameRng,
     searcher: Option<Box<Searcher>>,
+    searcher_v1: Option<Box<crate::v1::search::Searcher>>,
     state: State,
     side: Option<Side>,
 }
@@ -42,6 +45,7 @@ impl BuiltinAgent {
             seed,
             rng: GameRng::new(seed),
             searcher: None,
+            searcher_v1: None,
             state: State::start(),
             side: None,
         }
@@ -54,6 +58,15 @@ impl BuiltinAgent {
                 return strong::choose(
                     level,
                     &mut self.searcher,
+                    &mut self.rng,
+                    &self.state,
+                    moves,
+                    my_time_ms,
+                );
+            }
+            Policy::StrongV1 => {
+                return crate::v1::strong::choose(
+                    &mut self.searcher_v1,
                     &mut self.rng,
                     &self.state,
                     moves,
@@ -132,6 +145,9 @@ impl ProtocolAgent for BuiltinAgent {
                 // The tables are allocated while READY's generous limit runs.
                 if let Policy::Search(level) = self.policy {
                     strong::prepare(level, &mut self.searcher);
+                }
+                if self.policy == Policy::StrongV1 {
+                    crate::v1::strong::prepare(&mut self.searcher_v1);
                 }
                 Ok(Some(AgentLine::Ok.to_string()))
             }

@@ -12,7 +12,9 @@
 //! [`State`]'s `Display` (`O.....X/......./.../X.....O O`, optionally followed
 //! by the turns already played). The built-in agents always assume the
 //! standard start. `ab4` is the reference level (alpha-beta to 4 plies,
-//! material only); `strong` is the contest-level searcher.
+//! material only); `strong` is the contest-level searcher; `strong-v1` is
+//! `strong` as it was when issue 16 opened, frozen in [`v1`] as the level
+//! every later gain is measured against.
 
 pub mod agents;
 pub mod protocol;
@@ -21,6 +23,7 @@ pub mod referee;
 pub mod rules;
 pub mod search;
 pub mod strong;
+pub mod v1;
 
 pub use rules::{perft, perft_divide, Move, Square, State};
 
@@ -62,7 +65,7 @@ impl Game for BacteriaGame {
     }
 
     fn agent_names(&self) -> &'static [&'static str] {
-        &["random", "greedy", "ab4", "strong"]
+        &["random", "greedy", "ab4", "strong", "strong-v1"]
     }
 
     fn agent(&self, name: &str, seed: u64) -> Option<Box<dyn ProtocolAgent>> {
@@ -71,6 +74,7 @@ impl Game for BacteriaGame {
             "greedy" => Policy::Greedy,
             "ab4" => Policy::Search(Level::FixedDepth(4)),
             "strong" => Policy::Search(Level::Strong(Config::STRONG, TimeRules::STRONG)),
+            "strong-v1" => Policy::StrongV1,
             _ => return None,
         };
         Some(Box::new(BuiltinAgent::new(policy, seed)))

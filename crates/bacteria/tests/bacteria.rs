@@ -294,7 +294,8 @@ fn registry_entry() {
     assert_eq!(GAME.name(), "bacteria-war");
     assert_eq!(GAME.title(), "Bacteria War");
     assert_eq!(GAME.rules_version(), "1");
-    assert_eq!(GAME.agent_names(), ["random", "greedy", "ab4", "strong"]);
+    assert_eq!(GAME.agent_names(), ["random", "greedy", "ab4", "strong", "strong-v1"]);
+    assert!(GAME.agent("strong-v1", 1).is_some());
     assert!(GAME.agent("random", 1).is_some());
     assert!(GAME.agent("greedy", 1).is_some());
     assert!(GAME.agent("perfect", 1).is_none());

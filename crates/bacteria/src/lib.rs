@@ -17,6 +17,8 @@
 //! every later gain is measured against.
 
 pub mod agents;
+pub mod data;
+pub mod nnue;
 pub mod protocol;
 pub mod rebuild;
 pub mod referee;

@@ -3,7 +3,9 @@
 //! and for a set of middle-game positions (reached by a fixed sequence of
 //! moves of the `strong` searcher) the nodes per second of 1 s searches.
 //! `-- --ms N` changes the middle-game search time; `-- --position P --ms N`
-//! searches one position for N ms.
+//! searches one position for N ms. `-- --nnue` uses the learned evaluation;
+//! `-- --start-ms N` sets the start position's budget (200 ms); `-- --v1`
+//! prints the start position's figures of the frozen `strong-v1` instead.
 
 use std::time::Duration;
 
@@ -53,27 +55,47 @@ fn main() {
         .position(|a| a == "--ms")
         .map_or(1000, |at| args[at + 1].parse().expect("--ms takes a number"));
 
+    let config = Config { nnue: args.iter().any(|a| a == "--nnue"), ..Config::STRONG };
+    let start_ms: u64 = args
+        .iter()
+        .position(|a| a == "--start-ms")
+        .map_or(200, |at| args[at + 1].parse().expect("--start-ms takes a number"));
+    if args.iter().any(|a| a == "--v1") {
+        use versus_bacteria::v1::search as v1;
+        let mut searcher = v1::Searcher::new(v1::Config::STRONG);
+        let budget = Duration::from_millis(start_ms);
+        let result = searcher.search(&State::start(), v1::Limits::time(budget, budget));
+        println!(
+            "strong-v1, start: depth {} in {:.0} ms ({} nodes, {:.2} M nodes/s)",
+            result.depth,
+            result.elapsed.as_secs_f64() * 1e3,
+            result.nodes,
+            result.nodes as f64 / result.elapsed.as_secs_f64() / 1e6
+        );
+        return;
+    }
     if let Some(at) = args.iter().position(|a| a == "--position") {
         let position: State = args[at + 1].parse().expect("--position takes a position");
-        let mut searcher = Searcher::new(Config::STRONG);
+        let mut searcher = Searcher::new(config);
         let budget = Duration::from_millis(ms);
         let result = searcher.search(&position, Limits::time(budget / 2, budget));
         println!("{position}: {result:?}");
         return;
     }
 
-    let mut searcher = Searcher::new(Config::STRONG);
+    let mut searcher = Searcher::new(config);
     let mut state = State::start();
     state.play("22".parse().unwrap()).unwrap();
     for (name, position) in [("start", State::start()), ("after 22", state)] {
         searcher.clear();
-        let budget = Duration::from_millis(200);
+        let budget = Duration::from_millis(start_ms);
         let result = searcher.search(&position, Limits::time(budget, budget));
         println!(
-            "{name}: depth {} in {:.0} ms ({} nodes, best {}, score {})",
+            "{name}: depth {} in {:.0} ms ({} nodes, {:.2} M nodes/s, best {}, score {})",
             result.depth,
             result.elapsed.as_secs_f64() * 1e3,
             result.nodes,
+            result.nodes as f64 / result.elapsed.as_secs_f64() / 1e6,
             result.best,
             result.score
         );

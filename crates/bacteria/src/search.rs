@@ -493,6 +493,23 @@ pub struct Config {
     pub null_move: bool,
     pub late_move_reductions: bool,
     pub late_move_pruning: bool,
+    /// Two killer moves per ply, tried after the captures of their size.
+    pub killers: bool,
+    /// Internal iterative reduction: one ply less where the table has no move.
+    pub iir: bool,
+    /// Futility pruning at depth <= 3: moves whose material gain cannot lift
+    /// the static evaluation plus this margin per ply above alpha are skipped
+    /// (0: off).
+    pub futility_margin: i32,
+    /// Reverse futility pruning's margin per ply.
+    pub rfp_margin: i32,
+    /// The deepest reverse futility pruning applies.
+    pub rfp_depth: i32,
+    /// Late move reductions: `base/100 + ln(depth) ln(index) * 100 / divisor`.
+    pub lmr_base: i32,
+    pub lmr_divisor: i32,
+    /// The learned evaluation ([`crate::nnue`]) instead of [`Weights`].
+    pub nnue: bool,
     /// Empty cells at the root at or below which the search drops every
     /// unproven pruning, so that its proven results are exact.
     pub exact_endgame_empties: u32,
@@ -512,6 +529,14 @@ impl Config {
         null_move: false,
         late_move_reductions: true,
         late_move_pruning: true,
+        killers: true,
+        iir: true,
+        futility_margin: 0,
+        rfp_margin: 120,
+        rfp_depth: 3,
+        lmr_base: 50,
+        lmr_divisor: 200,
+        nnue: false,
         exact_endgame_empties: 6,
         table_mb: 32,
     };
@@ -604,6 +629,14 @@ pub struct Searcher {
     table: Vec<TtEntry>,
     history: Vec<i32>,
     reductions: [[u8; 64]; 64],
+    killers: [[SearchMove; 2]; MAX_PLY + 2],
+    /// The learned evaluation, when used: the network, the pieces of the
+    /// node at each ply of the current line, and its accumulators, computed
+    /// lazily (`acc_valid[ply]`) from the nearest valid ancestor.
+    net: Option<&'static crate::nnue::Network>,
+    line: Vec<[u64; 2]>,
+    acc: Vec<crate::nnue::Accumulator>,
+    acc_valid: Vec<bool>,
     nodes: u64,
     start: Instant,
     limits: Limits,
@@ -634,7 +667,9 @@ impl Searcher {
         let mut reductions = [[0; 64]; 64];
         for (depth, row) in reductions.iter_mut().enumerate().skip(1) {
             for (index, r) in row.iter_mut().enumerate().skip(1) {
-                let value = 0.5 + (depth as f64).ln() * (index as f64).ln() / 2.0;
+                let value = f64::from(config.lmr_base) / 100.0
+                    + (depth as f64).ln() * (index as f64).ln() * 100.0
+                        / f64::from(config.lmr_divisor.max(1));
                 *r = value.max(0.0) as u8;
             }
         }
@@ -648,6 +683,11 @@ impl Searcher {
             table,
             history: vec![0; 2 * 64 * 64],
             reductions,
+            killers: [[SearchMove::NONE; 2]; MAX_PLY + 2],
+            net: config.nnue.then(crate::nnue::embedded),
+            line: vec![[0; 2]; MAX_PLY + 2],
+            acc: vec![crate::nnue::Accumulator::default(); MAX_PLY + 2],
+            acc_valid: vec![false; MAX_PLY + 2],
             nodes: 0,
             start: Instant::now(),
             limits: Limits::depth(1),
@@ -666,6 +706,7 @@ impl Searcher {
     pub fn clear(&mut self) {
         self.table.fill(TtEntry::default());
         self.history.fill(0);
+        self.killers = [[SearchMove::NONE; 2]; MAX_PLY + 2];
     }
 
     /// The best move in `state` (which must not be over) within `limits`.
@@ -751,6 +792,27 @@ impl Searcher {
         *h += bonus - *h * bonus.abs() / HISTORY_MAX;
     }
 
+    /// The static evaluation of `pos`, the node at `ply` of the current line.
+    #[inline(always)]
+    fn evaluate_at(&mut self, pos: &Position, ply: usize) -> i32 {
+        let Some(net) = self.net else {
+            return evaluate(pos, &self.config.weights);
+        };
+        let mut from = ply;
+        while from > 0 && !self.acc_valid[from] {
+            from -= 1;
+        }
+        if !self.acc_valid[from] {
+            self.acc[from] = net.refresh(self.line[from]);
+            self.acc_valid[from] = true;
+        }
+        for p in from + 1..=ply {
+            self.acc[p] = net.update(&self.acc[p - 1], self.line[p - 1], self.line[p]);
+            self.acc_valid[p] = true;
+        }
+        net.evaluate(&self.acc[ply], pos.stm).clamp(-WIN_BOUND + 1, WIN_BOUND - 1)
+    }
+
     fn out_of_time(&self) -> bool {
         self.nodes >= self.limits.nodes || self.start.elapsed() >= self.limits.hard
     }
@@ -759,7 +821,7 @@ impl Searcher {
     fn negamax(
         &mut self,
         pos: &Position,
-        depth: i32,
+        mut depth: i32,
         mut alpha: i32,
         beta: i32,
         ply: usize,
@@ -777,8 +839,12 @@ impl Searcher {
         if let Some(score) = pos.final_score(ply) {
             return score;
         }
+        // This node is now the line's node at `ply`; its accumulators (and
+        // its descendants') are computed when first needed.
+        self.line[ply] = pos.pieces;
+        self.acc_valid[ply] = false;
         if depth <= 0 || ply >= MAX_PLY {
-            return evaluate(pos, &self.config.weights);
+            return self.evaluate_at(pos, ply);
         }
         let pv = beta - alpha > 1;
         let key = pos.tt_key();
@@ -802,6 +868,10 @@ impl Searcher {
                 }
             }
         }
+        if self.config.iir && depth >= 4 && !(tt_move != SearchMove::NONE && pos.is_legal(tt_move))
+        {
+            depth -= 1;
+        }
         if !pos.can_move() {
             // A forced pass costs a turn but no depth beyond it.
             return -self.negamax(
@@ -814,10 +884,20 @@ impl Searcher {
             );
         }
         let pruning = !pv && !self.exact && beta.abs() < WIN_BOUND;
-        let eval = evaluate(pos, &self.config.weights);
-        if pruning && self.config.reverse_futility && depth <= 3 && eval - 120 * depth >= beta {
+        let eval = self.evaluate_at(pos, ply);
+        if pruning
+            && self.config.reverse_futility
+            && depth <= self.config.rfp_depth
+            && eval - self.config.rfp_margin * depth >= beta
+        {
             return eval;
         }
+        // Below this, a move must gain material to matter (futility pruning).
+        let futility_floor = if pruning && self.config.futility_margin > 0 && depth <= 3 {
+            alpha - eval - self.config.futility_margin * depth
+        } else {
+            i32::MIN
+        };
         if pruning && self.config.null_move && null_ok && depth >= 3 && eval >= beta {
             let reduction = 2 + depth / 4;
             let score = -self.negamax(
@@ -855,6 +935,16 @@ impl Searcher {
                     let history = if use_history { &self.history[stm << 12..] } else { &[][..] };
                     generate_scored(pos, &mut list, history);
                     generated = true;
+                    if self.config.killers {
+                        let killers = self.killers[ply];
+                        for j in 0..list.len {
+                            if list.moves[j] == killers[0] {
+                                list.scores[j] += 6 * HISTORY_MAX;
+                            } else if list.moves[j] == killers[1] {
+                                list.scores[j] += 5 * HISTORY_MAX;
+                            }
+                        }
+                    }
                 }
                 let mut mv = SearchMove::NONE;
                 while next < list.len {
@@ -877,6 +967,12 @@ impl Searcher {
                 && best > -WIN_BOUND
             {
                 break;
+            }
+            if i > 0 && futility_floor != i32::MIN && best > -WIN_BOUND {
+                // A piece is worth about 100; the gain counts 2 per capture.
+                if 50 * gain(pos, mv) <= futility_floor {
+                    continue;
+                }
             }
             let child = pos.play(mv);
             let mut score;
@@ -915,6 +1011,10 @@ impl Searcher {
                         self.root_best = mv;
                     }
                     if alpha >= beta {
+                        if self.config.killers && self.killers[ply][0] != mv {
+                            self.killers[ply][1] = self.killers[ply][0];
+                            self.killers[ply][0] = mv;
+                        }
                         if use_history {
                             let bonus = (depth * depth).min(400);
                             self.reward(stm, mv, bonus);

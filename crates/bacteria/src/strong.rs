@@ -62,7 +62,8 @@ pub fn move_limits(my_time_ms: u64, state: &State) -> Limits {
 #[must_use]
 pub fn move_limits_with(my_time_ms: u64, state: &State, rules: &TimeRules) -> Limits {
     let own_moves_cap = u64::from(MAX_TURNS.saturating_sub(state.turns()) + 1) / 2;
-    let reserve = 5 + own_moves_cap + my_time_ms / 20;
+    // Never within 100 ms of the clock's end (issue 16), whatever the clock.
+    let reserve = (5 + own_moves_cap + my_time_ms / 20).max(100 + own_moves_cap);
     let usable = my_time_ms.saturating_sub(reserve);
     let empties = u64::from(Position::from_state(state).empties());
     let expected_moves = (empties * u64::from(rules.moves_per_empty_percent) / 100
@@ -79,13 +80,19 @@ pub fn move_limits_with(my_time_ms: u64, state: &State, rules: &TimeRules) -> Li
 
 /// The tunable parameters of `strong` (`builtin:strong?tempo=400&...`): its
 /// evaluation weights, each an opening and an ending value in hundredths of
-/// a piece ([`Weights`]), and its time rules ([`TimeRules`]).
-pub const STRONG_PARAMS: [Param; 11] = {
+/// a piece ([`Weights`]), its time rules ([`TimeRules`]) and its search
+/// techniques ([`Config`]; switches are 0 or 1), so that each can be measured
+/// by an SPRT of one build against itself.
+pub const STRONG_PARAMS: [Param; 19] = {
     const fn p(name: &'static str, default: i32, max: i32, about: &'static str) -> Param {
         Param { name, default: default as f64, min: 0.0, max: max as f64, integer: true, about }
     }
+    const fn flag(name: &'static str, on: bool, about: &'static str) -> Param {
+        Param { name, default: on as i32 as f64, min: 0.0, max: 1.0, integer: true, about }
+    }
     let w = Weights::TUNED;
     let t = TimeRules::STRONG;
+    let c = Config::STRONG;
     [
         p("material_open", w.material[0], 400, "a piece, at the start (1/100 piece)"),
         p("material_end", w.material[1], 400, "a piece, at the end"),
@@ -117,6 +124,17 @@ pub const STRONG_PARAMS: [Param; 11] = {
             )
         },
         p("moves_extra", t.moves_extra as i32, 20, "... plus this many"),
+        flag("killers", c.killers, "two killer moves per ply"),
+        flag("iir", c.iir, "one ply less where the table has no move"),
+        p("futility_margin", c.futility_margin, 1000, "futility pruning margin per ply (0: off)"),
+        p("rfp_margin", c.rfp_margin, 1000, "reverse futility pruning margin per ply"),
+        p("rfp_depth", c.rfp_depth, 10, "reverse futility pruning up to this depth"),
+        p("lmr_base", c.lmr_base, 300, "late move reductions: constant (1/100 ply)"),
+        Param {
+            min: 50.0,
+            ..p("lmr_divisor", c.lmr_divisor, 600, "late move reductions: ln d ln i * 100 / this")
+        },
+        flag("nnue", c.nnue, "the learned evaluation instead of the weights"),
     ]
 };
 
@@ -135,7 +153,19 @@ pub fn strong_level(values: &[f64]) -> Level {
         moves_per_empty_percent: u(9),
         moves_extra: u(10),
     };
-    Level::Strong(Config { weights, ..Config::STRONG }, time)
+    let config = Config {
+        weights,
+        killers: v(11) != 0,
+        iir: v(12) != 0,
+        futility_margin: v(13),
+        rfp_margin: v(14),
+        rfp_depth: v(15),
+        lmr_base: v(16),
+        lmr_divisor: v(17),
+        nnue: v(18) != 0,
+        ..Config::STRONG
+    };
+    Level::Strong(config, time)
 }
 
 /// Makes the tables of a searching level ready for a new game: allocated
@@ -186,7 +216,25 @@ mod tests {
     fn the_declared_defaults_are_strongs_constants() {
         let defaults: Vec<f64> = STRONG_PARAMS.iter().map(|p| p.default).collect();
         // Weights::TUNED and TimeRules::STRONG, written out.
-        assert_eq!(defaults, [19.0, 181.0, 12.0, 305.0, 17.0, 50.0, 485.0, 60.0, 30.0, 60.0, 4.0]);
+        assert_eq!(
+            defaults[..11],
+            [19.0, 181.0, 12.0, 305.0, 17.0, 50.0, 485.0, 60.0, 30.0, 60.0, 4.0]
+        );
+        let c = Config::STRONG;
+        let flag = |b: bool| f64::from(u8::from(b));
+        assert_eq!(
+            defaults[11..],
+            [
+                flag(c.killers),
+                flag(c.iir),
+                f64::from(c.futility_margin),
+                f64::from(c.rfp_margin),
+                f64::from(c.rfp_depth),
+                f64::from(c.lmr_base),
+                f64::from(c.lmr_divisor),
+                flag(c.nnue)
+            ]
+        );
         for param in STRONG_PARAMS {
             assert!(param.integer && param.min <= param.default && param.default <= param.max);
         }
@@ -194,7 +242,8 @@ mod tests {
 
     #[test]
     fn each_value_sets_its_own_field() {
-        let values: Vec<f64> = (1..=11).map(f64::from).collect();
+        let mut values: Vec<f64> = (1..=11).map(f64::from).collect();
+        values.extend([1.0, 0.0, 13.0, 14.0, 15.0, 16.0, 17.0, 1.0]);
         let weights = Weights { material: [1, 2], safe: [3, 4], mobility: [5, 6], tempo: 7 };
         let time = TimeRules {
             soft_percent: 8,
@@ -202,10 +251,19 @@ mod tests {
             moves_per_empty_percent: 10,
             moves_extra: 11,
         };
-        assert_eq!(
-            strong_level(&values),
-            Level::Strong(Config { weights, ..Config::STRONG }, time)
-        );
+        let config = Config {
+            weights,
+            killers: true,
+            iir: false,
+            futility_margin: 13,
+            rfp_margin: 14,
+            rfp_depth: 15,
+            lmr_base: 16,
+            lmr_divisor: 17,
+            nnue: true,
+            ..Config::STRONG
+        };
+        assert_eq!(strong_level(&values), Level::Strong(config, time));
     }
 
     #[test]

@@ -66,7 +66,18 @@ fn main() {
         // see how well the value function predicts the final score.
         let mut predictions: Vec<Vec<(f64, f64)>> = vec![Vec::new(); params.rounds as usize];
         let mut kept = Vec::new();
-        for seed in 0..games {
+        // The same boards valued by the other value (fitted if the policy
+        // plays the hand-set one, else hand-set), to compare the two.
+        let mut other = planner.evaluator.clone();
+        other.fit = match other.fit {
+            Some(_) => None,
+            None => Some(versus_betris::strong::eval::FITTED.to_vec()),
+        };
+        let mut other_predictions: Vec<Vec<(f64, f64)>> = vec![Vec::new(); params.rounds as usize];
+        let mut other_kept = Vec::new();
+        // SOLO_SEED0: the first block sequence, e.g. past the ones fitted on.
+        let seed0: u64 = std::env::var("SOLO_SEED0").map_or(0, |s| s.parse().expect("a number"));
+        for seed in seed0..seed0 + games {
             let mut offers = GameRng::stream(seed, 0);
             let mut luck = GameRng::stream(seed, 7);
             let mut filled = 0u64;
@@ -126,6 +137,7 @@ fn main() {
                 let got = if luck.below(10) < 8 { better } else { worse };
                 filled |= got.1;
                 kept.push((rounds_after, planner.evaluator.value(filled, rounds_after)));
+                other_kept.push((rounds_after, other.value(filled, rounds_after)));
                 if rounds_after > 0 {
                     kept_terms.push((rounds_after, planner.evaluator.terms(filled, rounds_after)));
                 }
@@ -133,6 +145,9 @@ fn main() {
             let board = versus_betris::rules::Board::empty(7).with(filled);
             for (after, value) in kept.drain(..) {
                 predictions[after as usize].push((value, f64::from(board.points())));
+            }
+            for (after, value) in other_kept.drain(..) {
+                other_predictions[after as usize].push((value, f64::from(board.points())));
             }
             for (after, terms) in kept_terms.drain(..) {
                 samples[after as usize].push((terms, f64::from(board.points())));
@@ -152,21 +167,29 @@ fn main() {
             start.elapsed().as_secs_f64() * 1000.0 / g
         );
         // Least squares final = a + b * value per rounds-after, and the error
-        // of the value itself.
-        for (after, pairs) in predictions.iter().enumerate().skip(1) {
-            let n = pairs.len() as f64;
-            let (mx, my) = pairs.iter().fold((0.0, 0.0), |(x, y), p| (x + p.0 / n, y + p.1 / n));
-            let sxx: f64 = pairs.iter().map(|p| (p.0 - mx).powi(2)).sum();
-            let sxy: f64 = pairs.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
-            let syy: f64 = pairs.iter().map(|p| (p.1 - my).powi(2)).sum();
-            let b = sxy / sxx;
-            let rmse = (pairs.iter().map(|p| (p.1 - p.0).powi(2)).sum::<f64>() / n).sqrt();
-            println!(
-            "rounds after {after:2}: bias {:+.2} rmse {rmse:.2} | fit final = {:.2} + {b:.3} v, r2 {:.3}",
-            my - mx,
-            my - b * mx,
-            sxy * sxy / (sxx * syy)
-        );
+        // of the value itself; R² of the value as it is (1 − SSE/SST).
+        let label =
+            if planner.evaluator.fit.is_some() { ("fitted", "hand") } else { ("hand", "fitted") };
+        for (name, predictions) in [(label.0, &predictions), (label.1, &other_predictions)] {
+            println!("value {name}:");
+            for (after, pairs) in predictions.iter().enumerate().skip(1) {
+                let n = pairs.len() as f64;
+                let (mx, my) =
+                    pairs.iter().fold((0.0, 0.0), |(x, y), p| (x + p.0 / n, y + p.1 / n));
+                let sxx: f64 = pairs.iter().map(|p| (p.0 - mx).powi(2)).sum();
+                let sxy: f64 = pairs.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
+                let syy: f64 = pairs.iter().map(|p| (p.1 - my).powi(2)).sum();
+                let sse: f64 = pairs.iter().map(|p| (p.1 - p.0).powi(2)).sum();
+                let b = sxy / sxx;
+                println!(
+                    "rounds after {after:2}: bias {:+.2} rmse {:.2} r2 {:.3} | linear final = {:.2} + {b:.3} v, r2 {:.3}",
+                    my - mx,
+                    (sse / n).sqrt(),
+                    1.0 - sse / syy,
+                    my - b * mx,
+                    sxy * sxy / (sxx * syy)
+                );
+            }
         }
         if iterations > 1 {
             let fit = fit_terms(&samples);

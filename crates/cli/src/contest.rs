@@ -16,9 +16,15 @@ use versus_judge::Language;
 
 #[derive(Debug, Args)]
 pub struct HostArgs {
-    /// The store: the contest's tables and the league's, one SQLite file.
+    /// The store: one SQLite file (the contest's tables and the league's),
+    /// or a PostgreSQL database (postgres://USER@HOST/DB) that workers on
+    /// other machines play from (`versus worker --contest --db URL`).
     #[arg(long, default_value = "versus.sqlite")]
-    db: PathBuf,
+    db: String,
+    /// Where submissions' sources are written for the judge (default: next
+    /// to the SQLite file; `versus.sources` for PostgreSQL).
+    #[arg(long, value_name = "DIR")]
+    sources: Option<PathBuf>,
     /// The port to listen on.
     #[arg(long, default_value_t = 8080)]
     port: u16,
@@ -62,9 +68,9 @@ pub enum UserCommand {
         /// May hide and rejudge submissions, reset ratings, set the contest window.
         #[arg(long)]
         admin: bool,
-        /// The host's store.
+        /// The host's store: a SQLite file or a postgres:// URL.
         #[arg(long, default_value = "versus.sqlite")]
-        db: PathBuf,
+        db: String,
         /// Read the password from standard input (else one is made and printed).
         #[arg(long)]
         password_stdin: bool,
@@ -105,15 +111,20 @@ pub struct LeaderboardArgs {
 }
 
 pub fn host(args: &HostArgs) -> Result<()> {
-    if let Some(dir) = args.db.parent().filter(|d| !d.as_os_str().is_empty()) {
-        if !dir.is_dir() {
-            bail!("the folder of {} does not exist", args.db.display());
-        }
-    }
+    check_store(&args.db)?;
     if args.jobs == 0 {
         bail!("-j must be at least 1");
     }
-    let mut config = Config::new(&args.db);
+    let mut config = if versus_sql::is_postgres(&args.db) {
+        let sources = args.sources.clone().unwrap_or_else(|| PathBuf::from("versus.sources"));
+        Config::with_sources(&args.db, sources)
+    } else {
+        let mut config = Config::new(std::path::Path::new(&args.db));
+        if let Some(sources) = &args.sources {
+            config.sources.clone_from(sources);
+        }
+        config
+    };
     config.players = args.jobs;
     config.time = TimeControl { game_ms: args.time_ms, ..TimeControl::CONTEST };
     if args.submit_burst == 0 {
@@ -137,10 +148,27 @@ pub fn host(args: &HostArgs) -> Result<()> {
     }
     let addr = SocketAddr::new(args.host, args.port);
     let runtime = tokio::runtime::Runtime::new().context("cannot start the server's runtime")?;
-    eprintln!("versus: hosting the contest of {} on http://{addr}/#/contest", args.db.display());
+    eprintln!(
+        "versus: hosting the contest of {} on http://{addr}/#/contest",
+        versus_sql::redact(&args.db)
+    );
     runtime
         .block_on(versus_web::host(addr, config, rules))
         .with_context(|| format!("cannot host on {addr}"))
+}
+
+/// A SQLite store's folder must exist (the file is made in it).
+fn check_store(db: &str) -> Result<()> {
+    if versus_sql::is_postgres(db) {
+        return Ok(());
+    }
+    let path = std::path::Path::new(db);
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        if !dir.is_dir() {
+            bail!("the folder of {} does not exist", path.display());
+        }
+    }
+    Ok(())
 }
 
 pub fn user(command: &UserCommand) -> Result<()> {
@@ -153,7 +181,8 @@ pub fn user(command: &UserCommand) -> Result<()> {
             } else {
                 versus_contest::auth::random_token()?[..20].to_owned()
             };
-            let mut store = Db::open(db)?;
+            check_store(db)?;
+            let mut store = Db::connect(db)?;
             let (user, token) = store.add_user(name, Some(&password), *admin)?;
             println!("user {} ({}){}", user.name, user.id.0, if *admin { ", admin" } else { "" });
             if !password_stdin {

@@ -15,7 +15,7 @@ use versus_queue::{Queue, RunId};
 
 /// Whether `--db` names a PostgreSQL database rather than a SQLite file.
 pub fn is_postgres(db: &str) -> bool {
-    db.starts_with("postgres://") || db.starts_with("postgresql://")
+    versus_sql::is_postgres(db)
 }
 
 #[derive(Debug, Args)]
@@ -35,8 +35,16 @@ pub struct WorkerArgs {
     #[arg(long, default_value_t = 30.0)]
     lease_s: f64,
     /// Stop once no game of any run is waiting or being played.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "contest")]
     exit_when_idle: bool,
+    /// Play the games of the contest hosted on this database (`versus host
+    /// --db URL`), with the host's time control and clock, instead of
+    /// league and SPRT games.
+    #[arg(long)]
+    contest: bool,
+    /// With --contest: where submissions' sources are written for the judge.
+    #[arg(long, value_name = "DIR", default_value = "versus.sources", requires = "contest")]
+    sources: std::path::PathBuf,
 }
 
 #[derive(Debug, Args)]
@@ -79,6 +87,9 @@ pub fn run_worker(args: &WorkerArgs) -> Result<()> {
     options.lease = lease;
     options.heartbeat = lease / 6;
     options.exit_when_idle = args.exit_when_idle;
+    if args.contest {
+        return contest_worker(args, &options);
+    }
     eprintln!("worker {} ({} jobs) on {}", options.name, options.jobs, options.host);
     let stop = AtomicBool::new(false);
     let name = options.name.clone();
@@ -90,6 +101,32 @@ pub fn run_worker(args: &WorkerArgs) -> Result<()> {
         report.counted, report.flagged, report.lost, report.failed, report.reconnects
     );
     Ok(())
+}
+
+/// `versus worker --contest`: player threads that lease the contest's games
+/// from its database, until stopped (Ctrl-C or a signal; their leases then
+/// run out and the games go to other players).
+fn contest_worker(args: &WorkerArgs, options: &WorkerOptions) -> Result<()> {
+    use versus_contest::runner::{Config, Runner};
+    let mut config = Config::with_sources(&args.db, args.sources.clone());
+    config.players = options.jobs;
+    config.worker.clone_from(&options.name);
+    config.lease = options.lease;
+    if let Some(missing) = versus_sandbox::Host::get().shortcomings() {
+        eprintln!("versus: warning: the sandbox is incomplete on this host: {missing}");
+    }
+    let runner = Runner::start_players(config).context("cannot play the contest's games")?;
+    eprintln!(
+        "worker {} ({} jobs) on {}: playing the contest's games",
+        options.name, options.jobs, options.host
+    );
+    // The players run until the process ends.
+    loop {
+        thread::sleep(Duration::from_secs(2));
+        if runner.finished() {
+            bail!("the contest's player threads stopped");
+        }
+    }
 }
 
 pub fn list_workers(args: &WorkersArgs) -> Result<()> {

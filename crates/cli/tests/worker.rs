@@ -155,3 +155,85 @@ fn a_league_on_postgres_is_played_by_workers_and_reported() {
         assert!(stderr.contains("versus: ") && !stderr.contains("panicked"), "{stderr}");
     }
 }
+
+/// The contest's games on PostgreSQL, played by `versus worker --contest`
+/// processes on "other machines": the host's recorded clock is used, a
+/// worker killed with `kill -9` mid-game loses its lease and another plays
+/// the game, and every game ends done exactly once.
+#[test]
+fn contest_games_are_played_by_workers_and_a_killed_workers_game_by_another() {
+    use versus_contest::db::{MatchKind, MatchStatus, NewMatch, Player};
+    use versus_contest::Db;
+    let Some(cluster) = cluster() else { return };
+    let url = cluster.url();
+    let dir = std::env::temp_dir().join(format!("versus-contest-worker-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let contest_worker = |name: &str| {
+        Command::new(VERSUS)
+            .args(["worker", "--contest", "--db", &url, "-j", "1", "--name", name])
+            .args(["--lease-s", "1.5", "--sources"])
+            .arg(dir.join(name))
+            .stdin(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    // Before any host has started, a worker says what is missing.
+    let early = contest_worker("early").wait_with_output().unwrap();
+    assert!(!early.status.success());
+    let said = String::from_utf8_lossy(&early.stderr);
+    assert!(said.contains("no contest host has started"), "{said}");
+    // What a host records at its start, and six games that think for most
+    // of a 600 ms clock (built-in players: no compiler needed).
+    let mut db = Db::connect(&url).unwrap();
+    db.set_play_settings(
+        TimeControl { game_ms: 600, ready_ms: 1000, ..TimeControl::CONTEST },
+        None,
+    )
+    .unwrap();
+    let ids: Vec<_> = (0..6)
+        .map(|k| {
+            db.queue_match(&NewMatch {
+                game: "domineering".into(),
+                kind: MatchKind::Challenge,
+                first: Player::Builtin("strong".into()),
+                second: Player::Builtin("strong".into()),
+                seed: 100 + k,
+                counted: false,
+                requested_by: None,
+            })
+            .unwrap()
+        })
+        .collect();
+    let mut doomed = contest_worker("doomed");
+    let mut killed = None;
+    wait_until("the doomed worker to hold a game", || {
+        let running = db.matches("domineering", None, 10).unwrap();
+        killed = running.iter().find(|m| m.status == MatchStatus::Running).map(|m| m.id);
+        killed.is_some()
+    });
+    doomed.kill().unwrap();
+    doomed.wait().unwrap();
+    let killed = killed.unwrap();
+    let mut rescuer = contest_worker("rescuer");
+    wait_until("every game to be played", || {
+        ids.iter().all(|id| db.game_match(*id).unwrap().unwrap().status == MatchStatus::Done)
+    });
+    rescuer.kill().unwrap();
+    rescuer.wait().unwrap();
+    let played = db.matches("domineering", None, 100).unwrap();
+    assert_eq!(played.len(), 6, "no game doubled or lost");
+    let record = db.match_record(killed).unwrap().expect("the killed worker's game was played");
+    assert!(record.contains("\"game_ms\":600"), "the host's clock: {record}");
+    // The game the doomed worker held was finished by the rescuer.
+    let holder: Vec<String> = versus_sql::Conn::open(&url)
+        .unwrap()
+        .query("SELECT worker FROM contest_matches WHERE id = ?1", versus_sql::args![killed.0])
+        .unwrap()
+        .iter()
+        .map(|r| r.get(0).unwrap())
+        .collect();
+    assert_eq!(holder, ["rescuer"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}

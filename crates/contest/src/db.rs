@@ -10,19 +10,20 @@
 use std::path::Path;
 use std::time::Duration;
 
-use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
 use serde::{Deserialize, Serialize};
-use versus_core::{Fault, GameResult, Outcome, RecordLine, Side};
+use versus_core::{ClockMode, Fault, GameResult, Outcome, RecordLine, Side, TimeControl};
+use versus_sql::{args, Conn, Migration, Row, SqlError};
 
 use crate::auth;
 use crate::{now_ms, ContestError};
 
-/// How long a write waits for another connection's.
-const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
-
-/// The schema, one migration per version; append only.
-const MIGRATIONS: &[&str] = &[
-    "
+/// The schema, one migration per version, each in both dialects; append
+/// only. PostgreSQL's differ in types only (`BIGINT`, `BIGSERIAL`,
+/// `DOUBLE PRECISION`, `BYTEA`) and in a name's case-blind uniqueness (an
+/// index on `lower(name)` for SQLite's `COLLATE NOCASE`).
+const MIGRATIONS: &[Migration] = &[
+    Migration {
+        sqlite: "
     CREATE TABLE contest_users (
         id          INTEGER PRIMARY KEY,
         name        TEXT NOT NULL UNIQUE COLLATE NOCASE,
@@ -97,7 +98,86 @@ const MIGRATIONS: &[&str] = &[
     );
     INSERT INTO contest_window (id) VALUES (1);
     ",
-    "
+        postgres: "
+    CREATE TABLE contest_users (
+        id          BIGSERIAL PRIMARY KEY,
+        name        TEXT NOT NULL,
+        -- Argon2id PHC string; NULL for an account made by `versus user add`
+        -- until it sets a password.
+        password    TEXT,
+        -- SHA-256 of the API token.
+        token_hash  TEXT NOT NULL UNIQUE,
+        admin       BIGINT NOT NULL DEFAULT 0,
+        created_at  BIGINT NOT NULL
+    );
+    -- Names are unique whatever their case, as SQLite's NOCASE.
+    CREATE UNIQUE INDEX contest_users_by_name ON contest_users (lower(name));
+    CREATE TABLE contest_sessions (
+        -- SHA-256 of the cookie's value.
+        id_hash     TEXT PRIMARY KEY,
+        user_id     BIGINT NOT NULL REFERENCES contest_users (id),
+        csrf        TEXT NOT NULL,
+        expires_at  BIGINT NOT NULL
+    );
+    CREATE TABLE contest_submissions (
+        id          BIGSERIAL PRIMARY KEY,
+        user_id     BIGINT NOT NULL REFERENCES contest_users (id),
+        game        TEXT NOT NULL,
+        language    TEXT NOT NULL,
+        source      TEXT NOT NULL,
+        sha256      TEXT NOT NULL,
+        state       TEXT NOT NULL,
+        -- Why it was rejected, or the compiler's one-line summary.
+        detail      TEXT,
+        compile_log TEXT,
+        hidden      BIGINT NOT NULL DEFAULT 0,
+        created_at  BIGINT NOT NULL
+    );
+    CREATE INDEX contest_submissions_by_game ON contest_submissions (game, id);
+    -- The submission a participant chose as its entry in a game.
+    CREATE TABLE contest_entries (
+        user_id       BIGINT NOT NULL REFERENCES contest_users (id),
+        game          TEXT NOT NULL,
+        submission_id BIGINT NOT NULL REFERENCES contest_submissions (id),
+        PRIMARY KEY (user_id, game)
+    );
+    CREATE TABLE contest_matches (
+        id           BIGSERIAL PRIMARY KEY,
+        game         TEXT NOT NULL,
+        kind         TEXT NOT NULL,
+        -- 'sub:ID' or 'builtin:NAME'
+        first        TEXT NOT NULL,
+        second       TEXT NOT NULL,
+        -- A u64 in decimal.
+        seed         TEXT NOT NULL,
+        status       TEXT NOT NULL CHECK (status IN ('queued', 'running', 'done')),
+        -- 0 for games that do not count for ratings (challenges, a reset).
+        counted      BIGINT NOT NULL,
+        requested_by BIGINT,
+        created_at   BIGINT NOT NULL,
+        started_at   BIGINT,
+        finished_at  BIGINT,
+        result       TEXT,
+        first_score  DOUBLE PRECISION,
+        second_score DOUBLE PRECISION,
+        first_fault  TEXT,
+        second_fault TEXT,
+        record       TEXT
+    );
+    CREATE INDEX contest_matches_by_status ON contest_matches (status, id);
+    CREATE INDEX contest_matches_by_game ON contest_matches (game, status);
+    -- One row: the contest window (Unix ms; NULL: open).
+    CREATE TABLE contest_window (
+        id        BIGINT PRIMARY KEY CHECK (id = 1),
+        start_at  BIGINT,
+        end_at    BIGINT,
+        freeze_at BIGINT
+    );
+    INSERT INTO contest_window (id) VALUES (1);
+    ",
+    },
+    Migration {
+        sqlite: "
     -- NYPC's evaluations, scheduled by an organiser: a Swiss tournament, a
     -- round robin or the staged finals of the entries at their start.
     CREATE TABLE contest_evaluations (
@@ -136,10 +216,83 @@ const MIGRATIONS: &[&str] = &[
     );
     CREATE INDEX contest_evaluation_games_by_evaluation ON contest_evaluation_games (evaluation);
     ",
-    "
+        postgres: "
+    -- NYPC's evaluations, scheduled by an organiser: a Swiss tournament, a
+    -- round robin or the staged finals of the entries at their start.
+    CREATE TABLE contest_evaluations (
+        id          BIGSERIAL PRIMARY KEY,
+        game        TEXT NOT NULL,
+        kind        TEXT NOT NULL CHECK (kind IN ('swiss', 'robin', 'finals')),
+        -- Swiss: its rounds; otherwise 1.
+        rounds      BIGINT NOT NULL,
+        -- Games of a Swiss round's pairing, of a round robin's pair, of a
+        -- finals cycle's pair.
+        games       BIGINT NOT NULL,
+        state       TEXT NOT NULL CHECK (state IN ('scheduled', 'running', 'done')),
+        start_at    BIGINT NOT NULL,
+        -- Scheduled again this long after its start, when it is over.
+        repeat_ms   BIGINT,
+        -- Only the first seeds take part (the previous evaluation's top).
+        top         BIGINT,
+        created_at  BIGINT NOT NULL,
+        finished_at BIGINT
+    );
+    CREATE TABLE contest_evaluation_entries (
+        evaluation    BIGINT NOT NULL REFERENCES contest_evaluations (id),
+        seed          BIGINT NOT NULL,
+        submission_id BIGINT NOT NULL REFERENCES contest_submissions (id),
+        PRIMARY KEY (evaluation, seed)
+    );
+    -- Each game of an evaluation (or a bye, with no game): Swiss round or
+    -- finals stage, and finals cycle (else 1).
+    CREATE TABLE contest_evaluation_games (
+        -- SQLite's implicit rowid, the order games were queued in.
+        rowid      BIGSERIAL,
+        evaluation BIGINT NOT NULL REFERENCES contest_evaluations (id),
+        round      BIGINT NOT NULL,
+        cycle      BIGINT NOT NULL,
+        match_id   BIGINT UNIQUE REFERENCES contest_matches (id),
+        bye        BIGINT REFERENCES contest_submissions (id),
+        CHECK ((match_id IS NULL) <> (bye IS NULL))
+    );
+    CREATE INDEX contest_evaluation_games_by_evaluation ON contest_evaluation_games (evaluation);
+    ",
+    },
+    Migration {
+        sqlite: "
     -- NYPC's binary file: what the program finds as data.bin when it runs.
     ALTER TABLE contest_submissions ADD COLUMN data BLOB;
     ",
+        postgres: "
+    -- NYPC's binary file: what the program finds as data.bin when it runs.
+    ALTER TABLE contest_submissions ADD COLUMN data BYTEA;
+    ",
+    },
+    Migration {
+        // Leases, so that games left by a worker that died go to another.
+        sqlite: "
+    ALTER TABLE contest_matches ADD COLUMN lease_until INTEGER;
+    ALTER TABLE contest_matches ADD COLUMN worker TEXT;
+    ",
+        postgres: "
+    ALTER TABLE contest_matches ADD COLUMN lease_until BIGINT;
+    ALTER TABLE contest_matches ADD COLUMN worker TEXT;
+    ",
+    },
+    Migration {
+        // How the host plays its games (time control and clock, JSON), so
+        // that workers on other machines play them the same way.
+        sqlite: "CREATE TABLE contest_host (
+            id    INTEGER PRIMARY KEY CHECK (id = 1),
+            time  TEXT NOT NULL,
+            clock TEXT
+        )",
+        postgres: "CREATE TABLE contest_host (
+            id    BIGINT PRIMARY KEY CHECK (id = 1),
+            time  TEXT NOT NULL,
+            clock TEXT
+        )",
+    },
 ];
 
 /// How often a participant may submit: at most `count` submissions within
@@ -174,15 +327,15 @@ impl Pacing {
 
 /// Queues a game on `conn` (a connection or a transaction).
 pub(crate) fn insert_match(
-    conn: &Connection,
+    conn: &Conn,
     new: &NewMatch,
 ) -> std::result::Result<MatchId, ContestError> {
-    conn.execute(
+    let row = conn.query_one(
         "INSERT INTO contest_matches (game, kind, first, second, seed, status, counted,
              requested_by, created_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, 'queued', ?6, ?7, ?8)",
-        params![
-            new.game,
+         VALUES (?1, ?2, ?3, ?4, ?5, 'queued', ?6, ?7, ?8) RETURNING id",
+        args![
+            &new.game,
             new.kind.as_str(),
             new.first.key(),
             new.second.key(),
@@ -192,23 +345,21 @@ pub(crate) fn insert_match(
             now_ms()
         ],
     )?;
-    Ok(MatchId(conn.last_insert_rowid()))
+    Ok(MatchId(row.get(0)?))
 }
 
 /// A participant's latest `count` submission times, newest first.
 fn recent_submissions(
-    conn: &Connection,
+    conn: &Conn,
     user: UserId,
     count: usize,
 ) -> std::result::Result<Vec<i64>, ContestError> {
-    let mut statement = conn.prepare(
+    let rows = conn.query(
         "SELECT created_at FROM contest_submissions WHERE user_id = ?1
          ORDER BY created_at DESC, id DESC LIMIT ?2",
+        args![user.0, count.max(1)],
     )?;
-    let times = statement
-        .query_map(params![user.0, count.max(1) as i64], |r| r.get(0))?
-        .collect::<rusqlite::Result<Vec<i64>>>()?;
-    Ok(times)
+    Ok(rows.iter().map(|r| r.get(0)).collect::<Result<_, _>>()?)
 }
 
 macro_rules! id_type {
@@ -514,19 +665,26 @@ pub struct Played {
     pub kind: MatchKind,
 }
 
+/// How long a game stays leased to its player without a heartbeat.
+pub const LEASE: Duration = Duration::from_secs(60);
+
+/// The worker name of the host's own player threads.
+pub const LOCAL_PLAYER: &str = "host";
+
 /// Standard-error lines kept per side and game: a chatty bot does not fill the store.
 pub const MAX_DEBUG_LINES: usize = 200;
 
 type Outcome2 = std::result::Result<(), ContestError>;
 
-/// The contest's tables over one SQLite connection.
+/// The contest's tables over one connection, to the host's SQLite file or
+/// to a PostgreSQL database shared with workers on other machines.
 #[derive(Debug)]
 pub struct Db {
-    conn: Connection,
+    conn: Conn,
 }
 
 const SUBMISSION_COLUMNS: &str = "s.id, s.user_id, u.name, s.game, s.language, s.sha256, \
-    length(CAST(s.source AS BLOB)), s.state, s.detail, s.hidden, s.created_at, length(s.data)";
+    octet_length(s.source), s.state, s.detail, s.hidden, s.created_at, octet_length(s.data)";
 
 const MATCH_COLUMNS: &str = "id, game, kind, first, second, seed, status, counted, \
     requested_by, created_at, finished_at, result, first_score, second_score, first_fault, \
@@ -536,57 +694,34 @@ impl Db {
     /// Opens the contest tables of the SQLite file at `path` (creating the
     /// file and the tables as needed).
     pub fn open(path: &Path) -> std::result::Result<Db, ContestError> {
+        let open_error =
+            |message: String| ContestError::Open { path: path.display().to_string(), message };
         // The league store checks that the file is a versus store (or makes
         // it one): the contest's tables never go into a foreign file.
-        versus_league::store::Store::open(path).map_err(|e| ContestError::Open {
-            path: path.display().to_string(),
-            message: e.to_string(),
-        })?;
-        let conn = Connection::open(path).map_err(|e| ContestError::Open {
-            path: path.display().to_string(),
+        versus_league::store::Store::open(path).map_err(|e| open_error(e.to_string()))?;
+        Db::setup(Conn::sqlite(path).map_err(|e| open_error(e.to_string()))?)
+    }
+
+    /// Opens the contest tables at `locator`: a `postgres://` URL or the
+    /// path of a SQLite file.
+    pub fn connect(locator: &str) -> std::result::Result<Db, ContestError> {
+        if !versus_sql::is_postgres(locator) {
+            return Db::open(Path::new(locator));
+        }
+        let conn = Conn::postgres(locator).map_err(|e| ContestError::Open {
+            path: versus_sql::redact(locator),
             message: e.to_string(),
         })?;
         Db::setup(conn)
     }
 
     /// The connection, for the evaluations' own tables.
-    pub(crate) fn conn(&mut self) -> &mut Connection {
-        &mut self.conn
-    }
-
-    /// The connection, read only.
-    pub(crate) fn reader(&self) -> &Connection {
+    pub(crate) fn sql(&self) -> &Conn {
         &self.conn
     }
 
-    fn setup(mut conn: Connection) -> std::result::Result<Db, ContestError> {
-        conn.busy_timeout(BUSY_TIMEOUT)?;
-        conn.pragma_update(None, "journal_mode", "WAL")?;
-        conn.pragma_update(None, "synchronous", "FULL")?;
-        conn.pragma_update(None, "foreign_keys", true)?;
-        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        tx.execute_batch("CREATE TABLE IF NOT EXISTS contest_schema (version INTEGER NOT NULL)")?;
-        let version: Option<i64> =
-            tx.query_row("SELECT version FROM contest_schema", [], |r| r.get(0)).optional()?;
-        let mut version = match version {
-            Some(v) => v as usize,
-            None => {
-                tx.execute("INSERT INTO contest_schema (version) VALUES (0)", [])?;
-                0
-            }
-        };
-        if version > MIGRATIONS.len() {
-            return Err(ContestError::Corrupt(format!(
-                "the contest tables are at version {version}, newer than this versus ({})",
-                MIGRATIONS.len()
-            )));
-        }
-        while version < MIGRATIONS.len() {
-            tx.execute_batch(MIGRATIONS[version])?;
-            version += 1;
-        }
-        tx.execute("UPDATE contest_schema SET version = ?1", [version as i64])?;
-        tx.commit()?;
+    fn setup(conn: Conn) -> std::result::Result<Db, ContestError> {
+        conn.migrate("contest_schema", MIGRATIONS)?;
         Ok(Db { conn })
     }
 
@@ -606,25 +741,24 @@ impl Db {
         };
         let token = auth::random_token()?;
         let now = now_ms();
-        let inserted = self.conn.execute(
+        // Any conflict is the name's (a token's hash is 256 random bits).
+        let inserted = self.conn.query_opt(
             "INSERT INTO contest_users (name, password, token_hash, admin, created_at)
-             VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (name) DO NOTHING",
-            params![name, hash, auth::digest(&token), admin, now],
+             VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT DO NOTHING RETURNING id",
+            args![name, hash, auth::digest(&token), admin, now],
         )?;
-        if inserted == 0 {
+        let Some(row) = inserted else {
             return Err(ContestError::NameTaken(name.to_owned()));
-        }
-        let id = UserId(self.conn.last_insert_rowid());
+        };
+        let id = UserId(row.get(0)?);
         Ok((User { id, name: name.to_owned(), admin, created_at_ms: now }, token))
     }
 
     /// Sets a participant's password.
     pub fn set_password(&mut self, user: UserId, password: &str) -> Outcome2 {
         let hash = check_and_hash(password)?;
-        self.conn.execute(
-            "UPDATE contest_users SET password = ?1 WHERE id = ?2",
-            params![hash, user.0],
-        )?;
+        self.conn
+            .execute("UPDATE contest_users SET password = ?1 WHERE id = ?2", args![hash, user.0])?;
         Ok(())
     }
 
@@ -633,52 +767,43 @@ impl Db {
         let token = auth::random_token()?;
         self.conn.execute(
             "UPDATE contest_users SET token_hash = ?1 WHERE id = ?2",
-            params![auth::digest(&token), user.0],
+            args![auth::digest(&token), user.0],
         )?;
         Ok(token)
     }
 
     pub fn user(&self, id: UserId) -> std::result::Result<Option<User>, ContestError> {
-        Ok(self
-            .conn
-            .query_row(
-                "SELECT id, name, admin, created_at FROM contest_users WHERE id = ?1",
-                [id.0],
-                user_row,
-            )
-            .optional()?)
+        let row = self.conn.query_opt(
+            "SELECT id, name, admin, created_at FROM contest_users WHERE id = ?1",
+            args![id.0],
+        )?;
+        Ok(row.as_ref().map(user_row).transpose()?)
     }
 
+    /// The participant of this name, whatever its case.
     pub fn user_by_name(&self, name: &str) -> std::result::Result<Option<User>, ContestError> {
-        Ok(self
-            .conn
-            .query_row(
-                "SELECT id, name, admin, created_at FROM contest_users WHERE name = ?1",
-                [name],
-                user_row,
-            )
-            .optional()?)
+        let row = self.conn.query_opt(
+            "SELECT id, name, admin, created_at FROM contest_users WHERE lower(name) = lower(?1)",
+            args![name],
+        )?;
+        Ok(row.as_ref().map(user_row).transpose()?)
     }
 
     /// Every participant, in the order they signed up.
     pub fn users(&self) -> std::result::Result<Vec<User>, ContestError> {
-        let mut statement = self
+        let rows = self
             .conn
-            .prepare("SELECT id, name, admin, created_at FROM contest_users ORDER BY id")?;
-        let users = statement.query_map([], user_row)?.collect::<rusqlite::Result<_>>()?;
-        Ok(users)
+            .query("SELECT id, name, admin, created_at FROM contest_users ORDER BY id", &[])?;
+        Ok(rows.iter().map(user_row).collect::<Result<_, _>>()?)
     }
 
     /// The participant whose API token this is.
     pub fn token_user(&self, token: &str) -> std::result::Result<Option<User>, ContestError> {
-        Ok(self
-            .conn
-            .query_row(
-                "SELECT id, name, admin, created_at FROM contest_users WHERE token_hash = ?1",
-                [auth::digest(token)],
-                user_row,
-            )
-            .optional()?)
+        let row = self.conn.query_opt(
+            "SELECT id, name, admin, created_at FROM contest_users WHERE token_hash = ?1",
+            args![auth::digest(token)],
+        )?;
+        Ok(row.as_ref().map(user_row).transpose()?)
     }
 
     /// Checks a name and password; opens a session that lasts `ttl`. Gives
@@ -691,10 +816,12 @@ impl Db {
     ) -> std::result::Result<(User, String, String), ContestError> {
         let stored: Option<(i64, Option<String>)> = self
             .conn
-            .query_row("SELECT id, password FROM contest_users WHERE name = ?1", [name], |r| {
-                Ok((r.get(0)?, r.get(1)?))
-            })
-            .optional()?;
+            .query_opt(
+                "SELECT id, password FROM contest_users WHERE lower(name) = lower(?1)",
+                args![name],
+            )?
+            .map(|r| Ok::<_, SqlError>((r.get(0)?, r.get(1)?)))
+            .transpose()?;
         let Some((id, Some(hash))) = stored else {
             // The same work as a wrong password: the answer's time does not
             // tell which names exist.
@@ -718,10 +845,10 @@ impl Db {
         let session = auth::random_token()?;
         let csrf = auth::random_token()?;
         let now = now_ms();
-        self.conn.execute("DELETE FROM contest_sessions WHERE expires_at <= ?1", [now])?;
+        self.conn.execute("DELETE FROM contest_sessions WHERE expires_at <= ?1", args![now])?;
         self.conn.execute(
             "INSERT INTO contest_sessions (id_hash, user_id, csrf, expires_at) VALUES (?1, ?2, ?3, ?4)",
-            params![auth::digest(&session), user.0, csrf, now + ttl.as_millis() as i64],
+            args![auth::digest(&session), user.0, &csrf, now + ttl.as_millis() as i64],
         )?;
         Ok((session, csrf))
     }
@@ -733,12 +860,12 @@ impl Db {
     ) -> std::result::Result<Option<(User, String)>, ContestError> {
         let row: Option<(i64, String)> = self
             .conn
-            .query_row(
+            .query_opt(
                 "SELECT user_id, csrf FROM contest_sessions WHERE id_hash = ?1 AND expires_at > ?2",
-                params![auth::digest(session), now_ms()],
-                |r| Ok((r.get(0)?, r.get(1)?)),
-            )
-            .optional()?;
+                args![auth::digest(session), now_ms()],
+            )?
+            .map(|r| Ok::<_, SqlError>((r.get(0)?, r.get(1)?)))
+            .transpose()?;
         match row {
             Some((id, csrf)) => Ok(self.user(UserId(id))?.map(|user| (user, csrf))),
             None => Ok(None),
@@ -746,8 +873,10 @@ impl Db {
     }
 
     pub fn sign_out(&mut self, session: &str) -> Outcome2 {
-        self.conn
-            .execute("DELETE FROM contest_sessions WHERE id_hash = ?1", [auth::digest(session)])?;
+        self.conn.execute(
+            "DELETE FROM contest_sessions WHERE id_hash = ?1",
+            args![auth::digest(session)],
+        )?;
         Ok(())
     }
 
@@ -777,32 +906,31 @@ impl Db {
         pacing: Pacing,
     ) -> std::result::Result<SubmissionId, ContestError> {
         let now = now_ms();
-        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        if let Some(ready) = pacing.next_at(&recent_submissions(&tx, user, pacing.count)?) {
-            if now < ready {
-                return Err(ContestError::RateLimited {
-                    what: pacing.describe(),
-                    wait_s: ((ready - now) as u64).div_ceil(1000),
-                });
+        self.conn.write(|tx| {
+            if let Some(ready) = pacing.next_at(&recent_submissions(tx, user, pacing.count)?) {
+                if now < ready {
+                    return Err(ContestError::RateLimited {
+                        what: pacing.describe(),
+                        wait_s: ((ready - now) as u64).div_ceil(1000),
+                    });
+                }
             }
-        }
-        tx.execute(
-            "INSERT INTO contest_submissions (user_id, game, language, source, sha256, state,
+            let row = tx.query_one(
+                "INSERT INTO contest_submissions (user_id, game, language, source, sha256, state,
                  created_at, data)
-             VALUES (?1, ?2, ?3, ?4, ?5, 'queued', ?6, ?7)",
-            params![
-                user.0,
-                game,
-                language,
-                source,
-                auth::hex(&<sha2::Sha256 as sha2::Digest>::digest(source.as_bytes())),
-                now,
-                data
-            ],
-        )?;
-        let id = SubmissionId(tx.last_insert_rowid());
-        tx.commit()?;
-        Ok(id)
+             VALUES (?1, ?2, ?3, ?4, ?5, 'queued', ?6, ?7) RETURNING id",
+                args![
+                    user.0,
+                    game,
+                    language,
+                    source,
+                    auth::hex(&<sha2::Sha256 as sha2::Digest>::digest(source.as_bytes())),
+                    now,
+                    data
+                ],
+            )?;
+            Ok(SubmissionId(row.get(0)?))
+        })
     }
 
     /// A submission with its source and compiler output.
@@ -810,23 +938,18 @@ impl Db {
         &self,
         id: SubmissionId,
     ) -> std::result::Result<Option<Submission>, ContestError> {
-        let found = self
-            .conn
-            .query_row(
-                &format!(
-                    "SELECT {SUBMISSION_COLUMNS}, s.source, s.compile_log FROM contest_submissions s
-                     JOIN contest_users u ON u.id = s.user_id WHERE s.id = ?1"
-                ),
-                [id.0],
-                |r| {
-                    let mut submission = submission_row(r)?;
-                    submission.0.source = r.get(12)?;
-                    submission.0.compile_log = r.get(13)?;
-                    Ok(submission)
-                },
-            )
-            .optional()?;
-        found.map(check_submission).transpose()
+        let row = self.conn.query_opt(
+            &format!(
+                "SELECT {SUBMISSION_COLUMNS}, s.source, s.compile_log FROM contest_submissions s
+                 JOIN contest_users u ON u.id = s.user_id WHERE s.id = ?1"
+            ),
+            args![id.0],
+        )?;
+        let Some(r) = row else { return Ok(None) };
+        let mut submission = submission_row(&r)?;
+        submission.0.source = r.get(12)?;
+        submission.0.compile_log = r.get(13)?;
+        check_submission(submission).map(Some)
     }
 
     /// Who made a submission (without reading its source).
@@ -834,12 +957,10 @@ impl Db {
         &self,
         id: SubmissionId,
     ) -> std::result::Result<Option<UserId>, ContestError> {
-        Ok(self
+        let row = self
             .conn
-            .query_row("SELECT user_id FROM contest_submissions WHERE id = ?1", [id.0], |r| {
-                r.get(0).map(UserId)
-            })
-            .optional()?)
+            .query_opt("SELECT user_id FROM contest_submissions WHERE id = ?1", args![id.0])?;
+        Ok(row.map(|r| r.get(0).map(UserId)).transpose()?)
     }
 
     /// A submission's data file, if it has one.
@@ -847,11 +968,10 @@ impl Db {
         &self,
         id: SubmissionId,
     ) -> std::result::Result<Option<Vec<u8>>, ContestError> {
-        Ok(self
+        let row = self
             .conn
-            .query_row("SELECT data FROM contest_submissions WHERE id = ?1", [id.0], |r| r.get(0))
-            .optional()?
-            .flatten())
+            .query_opt("SELECT data FROM contest_submissions WHERE id = ?1", args![id.0])?;
+        Ok(row.map(|r| r.get::<Option<Vec<u8>>>(0)).transpose()?.flatten())
     }
 
     /// The submissions of `game` (newest first), of one participant if given,
@@ -861,15 +981,16 @@ impl Db {
         game: &str,
         user: Option<UserId>,
     ) -> std::result::Result<Vec<Submission>, ContestError> {
-        let mut statement = self.conn.prepare(&format!(
-            "SELECT {SUBMISSION_COLUMNS} FROM contest_submissions s
-             JOIN contest_users u ON u.id = s.user_id
-             WHERE s.game = ?1 AND (?2 IS NULL OR s.user_id = ?2) ORDER BY s.id DESC"
-        ))?;
-        let rows = statement
-            .query_map(params![game, user.map(|u| u.0)], submission_row)?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
-        rows.into_iter().map(check_submission).collect()
+        let rows = self.conn.query(
+            &format!(
+                "SELECT {SUBMISSION_COLUMNS} FROM contest_submissions s
+                 JOIN contest_users u ON u.id = s.user_id
+                 WHERE s.game = ?1 AND (CAST(?2 AS BIGINT) IS NULL OR s.user_id = ?2)
+                 ORDER BY s.id DESC"
+            ),
+            args![game, user.map(|u| u.0)],
+        )?;
+        rows.iter().map(|r| check_submission(submission_row(r)?)).collect()
     }
 
     /// Submissions in `state`, oldest first.
@@ -877,14 +998,14 @@ impl Db {
         &self,
         state: SubmissionState,
     ) -> std::result::Result<Vec<Submission>, ContestError> {
-        let mut statement = self.conn.prepare(&format!(
-            "SELECT {SUBMISSION_COLUMNS} FROM contest_submissions s
-             JOIN contest_users u ON u.id = s.user_id WHERE s.state = ?1 ORDER BY s.id"
-        ))?;
-        let rows = statement
-            .query_map([state.as_str()], submission_row)?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
-        rows.into_iter().map(check_submission).collect()
+        let rows = self.conn.query(
+            &format!(
+                "SELECT {SUBMISSION_COLUMNS} FROM contest_submissions s
+                 JOIN contest_users u ON u.id = s.user_id WHERE s.state = ?1 ORDER BY s.id"
+            ),
+            args![state.as_str()],
+        )?;
+        rows.iter().map(|r| check_submission(submission_row(r)?)).collect()
     }
 
     /// Moves a submission from `from` to `to`; false if it was not in `from`
@@ -899,7 +1020,7 @@ impl Db {
         Ok(self.conn.execute(
             "UPDATE contest_submissions SET state = ?1, detail = coalesce(?2, detail)
              WHERE id = ?3 AND state = ?4",
-            params![to.as_str(), detail, id.0, from.as_str()],
+            args![to.as_str(), detail, id.0, from.as_str()],
         )? == 1)
     }
 
@@ -908,7 +1029,7 @@ impl Db {
         self.conn.execute(
             "UPDATE contest_submissions SET state = 'ce', detail = ?1, compile_log = ?2
              WHERE id = ?3 AND state = 'compiling'",
-            params![summary, log, id.0],
+            args![summary, log, id.0],
         )?;
         Ok(())
     }
@@ -918,7 +1039,7 @@ impl Db {
     pub fn set_hidden(&mut self, id: SubmissionId, hidden: bool) -> Outcome2 {
         let changed = self.conn.execute(
             "UPDATE contest_submissions SET hidden = ?1 WHERE id = ?2",
-            params![hidden, id.0],
+            args![hidden, id.0],
         )?;
         if changed == 0 {
             return Err(ContestError::NotFound(format!("no submission {}", id.0)));
@@ -930,25 +1051,25 @@ impl Db {
     /// unplayed ones are dropped, and it is compiled again.
     pub fn rejudge(&mut self, id: SubmissionId) -> Outcome2 {
         let key = Player::Submission(id).key();
-        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let changed = tx.execute(
-            "UPDATE contest_submissions SET state = 'queued', detail = NULL, compile_log = NULL
+        self.conn.write(|tx| {
+            let changed = tx.execute(
+                "UPDATE contest_submissions SET state = 'queued', detail = NULL, compile_log = NULL
              WHERE id = ?1",
-            [id.0],
-        )?;
-        if changed == 0 {
-            return Err(ContestError::NotFound(format!("no submission {}", id.0)));
-        }
-        tx.execute(
+                args![id.0],
+            )?;
+            if changed == 0 {
+                return Err(ContestError::NotFound(format!("no submission {}", id.0)));
+            }
+            tx.execute(
             "DELETE FROM contest_matches WHERE status = 'queued' AND (first = ?1 OR second = ?1)",
-            [&key],
+            args![&key],
         )?;
-        tx.execute(
-            "UPDATE contest_matches SET counted = 0 WHERE first = ?1 OR second = ?1",
-            [&key],
-        )?;
-        tx.commit()?;
-        Ok(())
+            tx.execute(
+                "UPDATE contest_matches SET counted = 0 WHERE first = ?1 OR second = ?1",
+                args![&key],
+            )?;
+            Ok(())
+        })
     }
 
     /// Makes `submission` its owner's entry in its game.
@@ -967,7 +1088,7 @@ impl Db {
         self.conn.execute(
             "INSERT INTO contest_entries (user_id, game, submission_id) VALUES (?1, ?2, ?3)
              ON CONFLICT (user_id, game) DO UPDATE SET submission_id = excluded.submission_id",
-            params![user.0, found.game, submission.0],
+            args![user.0, found.game, submission.0],
         )?;
         Ok(())
     }
@@ -978,14 +1099,12 @@ impl Db {
     pub fn entries(&self, game: &str) -> std::result::Result<Vec<Submission>, ContestError> {
         let all = self.submissions(game, None)?;
         let mut chosen = std::collections::HashMap::new();
-        let mut statement = self
-            .conn
-            .prepare("SELECT user_id, submission_id FROM contest_entries WHERE game = ?1")?;
-        for row in
-            statement.query_map([game], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)))?
-        {
-            let (user, submission) = row?;
-            chosen.insert(user, submission);
+        let rows = self.conn.query(
+            "SELECT user_id, submission_id FROM contest_entries WHERE game = ?1",
+            args![game],
+        )?;
+        for row in rows {
+            chosen.insert(row.get::<i64>(0)?, row.get::<i64>(1)?);
         }
         let mut entries: Vec<Submission> = Vec::new();
         let eligible = |s: &Submission| s.state == SubmissionState::Rated && !s.hidden;
@@ -1010,14 +1129,11 @@ impl Db {
         user: UserId,
         game: &str,
     ) -> std::result::Result<Option<SubmissionId>, ContestError> {
-        Ok(self
-            .conn
-            .query_row(
-                "SELECT submission_id FROM contest_entries WHERE user_id = ?1 AND game = ?2",
-                params![user.0, game],
-                |r| r.get(0).map(SubmissionId),
-            )
-            .optional()?)
+        let row = self.conn.query_opt(
+            "SELECT submission_id FROM contest_entries WHERE user_id = ?1 AND game = ?2",
+            args![user.0, game],
+        )?;
+        Ok(row.map(|r| r.get(0).map(SubmissionId)).transpose()?)
     }
 
     // ----------------------------------------------------------------- games
@@ -1026,30 +1142,61 @@ impl Db {
         insert_match(&self.conn, new)
     }
 
-    /// Takes the next queued game (gates first, then placements, challenges,
-    /// finals, evaluations and rated games, each oldest first) and marks it
-    /// running.
+    /// [`Db::lease_match_as`] for the host's own players.
     pub fn lease_match(&mut self) -> std::result::Result<Option<Match>, ContestError> {
-        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let id: Option<i64> = tx
-            .query_row(
-                "SELECT id FROM contest_matches WHERE status = 'queued'
+        self.lease_match_as(LOCAL_PLAYER, LEASE)
+    }
+
+    /// Takes the next game to play (gates first, then placements,
+    /// challenges, finals, evaluations and rated games, each oldest first):
+    /// a queued one, or a running one whose lease ran out (its player died)
+    /// — and marks it running, leased to `worker` for `ttl`.
+    pub fn lease_match_as(
+        &mut self,
+        worker: &str,
+        ttl: Duration,
+    ) -> std::result::Result<Option<Match>, ContestError> {
+        let now = now_ms();
+        let id = self.conn.write(|tx| {
+            let Some(row) = tx.query_opt(
+                "SELECT id FROM contest_matches
+                 WHERE status = 'queued' OR (status = 'running' AND lease_until < ?1)
                  ORDER BY CASE kind WHEN 'gate' THEN 0 WHEN 'placement' THEN 1
                      WHEN 'challenge' THEN 2 WHEN 'final' THEN 3 WHEN 'evaluation' THEN 4
                      ELSE 5 END, id LIMIT 1",
-                [],
-                |r| r.get(0),
-            )
-            .optional()?;
-        let Some(id) = id else {
-            return Ok(None);
-        };
-        tx.execute(
-            "UPDATE contest_matches SET status = 'running', started_at = ?1 WHERE id = ?2",
-            params![now_ms(), id],
-        )?;
-        tx.commit()?;
-        self.game_match(MatchId(id))
+                args![now],
+            )?
+            else {
+                return Ok::<_, SqlError>(None);
+            };
+            let id: i64 = row.get(0)?;
+            tx.execute(
+                "UPDATE contest_matches SET status = 'running', started_at = ?1, lease_until = ?2,
+                     worker = ?3
+                 WHERE id = ?4",
+                args![now, now + ttl.as_millis() as i64, worker, id],
+            )?;
+            Ok(Some(id))
+        })?;
+        match id {
+            Some(id) => self.game_match(MatchId(id)),
+            None => Ok(None),
+        }
+    }
+
+    /// Keeps a game leased to `worker` for `ttl` more; false if it is no
+    /// longer its (done, or handed to another after the lease ran out).
+    pub fn extend_lease(
+        &mut self,
+        id: MatchId,
+        worker: &str,
+        ttl: Duration,
+    ) -> std::result::Result<bool, ContestError> {
+        Ok(self.conn.execute(
+            "UPDATE contest_matches SET lease_until = ?1
+             WHERE id = ?2 AND status = 'running' AND worker = ?3",
+            args![now_ms() + ttl.as_millis() as i64, id.0, worker],
+        )? == 1)
     }
 
     /// Writes a played game: its outcome and whole record (standard-error
@@ -1083,7 +1230,7 @@ impl Db {
                  first_score = ?3, second_score = ?4, first_fault = ?5, second_fault = ?6,
                  record = ?7
              WHERE id = ?8 AND status = 'running'",
-            params![
+            args![
                 now_ms(),
                 result_text(outcome.result),
                 outcome.scores.first,
@@ -1096,52 +1243,48 @@ impl Db {
         )? == 1)
     }
 
-    /// Puts back in the queue the games that were running (a host that
-    /// restarts, whose players died with it). Gives how many.
+    /// Puts back in the queue what a host that restarts left unfinished:
+    /// the compile in progress, and the games its own players were playing
+    /// (those of workers on other machines go on, or expire). Gives how
+    /// many games.
     pub fn requeue_running(&mut self) -> std::result::Result<usize, ContestError> {
         let games = self.conn.execute(
-            "UPDATE contest_matches SET status = 'queued', started_at = NULL WHERE status = 'running'",
-            [],
+            "UPDATE contest_matches SET status = 'queued', started_at = NULL, lease_until = NULL
+             WHERE status = 'running' AND coalesce(worker, ?1) = ?1",
+            args![LOCAL_PLAYER],
         )?;
         self.conn.execute(
             "UPDATE contest_submissions SET state = 'queued' WHERE state = 'compiling'",
-            [],
+            &[],
         )?;
-        Ok(games)
+        Ok(games as usize)
     }
 
     /// Puts one running game back in the queue.
     pub fn requeue(&mut self, id: MatchId) -> Outcome2 {
         self.conn.execute(
-            "UPDATE contest_matches SET status = 'queued', started_at = NULL
+            "UPDATE contest_matches SET status = 'queued', started_at = NULL, lease_until = NULL
              WHERE id = ?1 AND status = 'running'",
-            [id.0],
+            args![id.0],
         )?;
         Ok(())
     }
 
     pub fn game_match(&self, id: MatchId) -> std::result::Result<Option<Match>, ContestError> {
-        let found = self
-            .conn
-            .query_row(
-                &format!("SELECT {MATCH_COLUMNS} FROM contest_matches WHERE id = ?1"),
-                [id.0],
-                match_row,
-            )
-            .optional()?;
-        found.map(check_match).transpose()
+        let row = self.conn.query_opt(
+            &format!("SELECT {MATCH_COLUMNS} FROM contest_matches WHERE id = ?1"),
+            args![id.0],
+        )?;
+        row.map(|r| check_match(match_row(&r)?)).transpose()
     }
 
     /// The stored record of a finished game, JSON lines.
     pub fn match_record(&self, id: MatchId) -> std::result::Result<Option<String>, ContestError> {
-        Ok(self
-            .conn
-            .query_row(
-                "SELECT record FROM contest_matches WHERE id = ?1 AND status = 'done'",
-                [id.0],
-                |r| r.get(0),
-            )
-            .optional()?)
+        let row = self.conn.query_opt(
+            "SELECT record FROM contest_matches WHERE id = ?1 AND status = 'done'",
+            args![id.0],
+        )?;
+        Ok(row.map(|r| r.get::<Option<String>>(0)).transpose()?.flatten())
     }
 
     /// The games of `game` (newest first, at most `limit`), of one
@@ -1153,55 +1296,45 @@ impl Db {
         limit: usize,
     ) -> std::result::Result<Vec<Match>, ContestError> {
         let key = submission.map(|s| Player::Submission(s).key());
-        let mut statement = self.conn.prepare(&format!(
-            "SELECT {MATCH_COLUMNS} FROM contest_matches
-             WHERE game = ?1 AND (?2 IS NULL OR first = ?2 OR second = ?2)
-             ORDER BY id DESC LIMIT ?3"
-        ))?;
-        let rows = statement
-            .query_map(params![game, key, limit as i64], match_row)?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
-        rows.into_iter().map(check_match).collect()
+        let rows = self.conn.query(
+            &format!(
+                "SELECT {MATCH_COLUMNS} FROM contest_matches
+                 WHERE game = ?1 AND (CAST(?2 AS TEXT) IS NULL OR first = ?2 OR second = ?2)
+                 ORDER BY id DESC LIMIT ?3"
+            ),
+            args![game, key, limit],
+        )?;
+        rows.iter().map(|r| check_match(match_row(r)?)).collect()
     }
 
     /// Games not yet done of `game`, by kind.
     pub fn pending(&self, game: &str) -> std::result::Result<Vec<Match>, ContestError> {
-        let mut statement = self.conn.prepare(&format!(
-            "SELECT {MATCH_COLUMNS} FROM contest_matches WHERE game = ?1 AND status != 'done'"
-        ))?;
-        let rows = statement.query_map([game], match_row)?.collect::<rusqlite::Result<Vec<_>>>()?;
-        rows.into_iter().map(check_match).collect()
+        let rows = self.conn.query(
+            &format!(
+                "SELECT {MATCH_COLUMNS} FROM contest_matches WHERE game = ?1 AND status != 'done'"
+            ),
+            args![game],
+        )?;
+        rows.iter().map(|r| check_match(match_row(r)?)).collect()
     }
 
     /// The counted, finished games of `game`.
     pub fn results(&self, game: &str) -> std::result::Result<Vec<Played>, ContestError> {
-        let mut statement = self.conn.prepare(
+        let rows = self.conn.query(
             "SELECT first, second, result, first_fault IS NOT NULL, second_fault IS NOT NULL,
                  finished_at, kind
              FROM contest_matches WHERE game = ?1 AND status = 'done' AND counted = 1 ORDER BY id",
+            args![game],
         )?;
-        let rows = statement
-            .query_map([game], |r| {
-                Ok((
-                    r.get::<_, String>(0)?,
-                    r.get::<_, String>(1)?,
-                    r.get::<_, String>(2)?,
-                    r.get::<_, bool>(3)?,
-                    r.get::<_, bool>(4)?,
-                    r.get::<_, i64>(5)?,
-                    r.get::<_, String>(6)?,
-                ))
-            })?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
-        rows.into_iter()
-            .map(|(first, second, result, f1, f2, at, kind)| {
+        rows.iter()
+            .map(|r| {
                 Ok(Played {
-                    first: Player::parse(&first)?,
-                    second: Player::parse(&second)?,
-                    result: parse_result(&result)?,
-                    faults: [f1, f2],
-                    finished_at_ms: at,
-                    kind: MatchKind::parse(&kind)?,
+                    first: Player::parse(&r.get::<String>(0)?)?,
+                    second: Player::parse(&r.get::<String>(1)?)?,
+                    result: parse_result(&r.get::<String>(2)?)?,
+                    faults: [r.get(3)?, r.get(4)?],
+                    finished_at_ms: r.get(5)?,
+                    kind: MatchKind::parse(&r.get::<String>(6)?)?,
                 })
             })
             .collect()
@@ -1212,27 +1345,65 @@ impl Db {
     pub fn reset_ratings(&mut self, game: &str) -> std::result::Result<usize, ContestError> {
         Ok(self.conn.execute(
             "UPDATE contest_matches SET counted = 0 WHERE game = ?1 AND status = 'done'",
-            [game],
-        )?)
+            args![game],
+        )? as usize)
     }
 
     /// The last challenge `user` asked for, Unix ms.
     pub fn last_challenge(&self, user: UserId) -> std::result::Result<Option<i64>, ContestError> {
-        Ok(self.conn.query_row(
-            "SELECT max(created_at) FROM contest_matches WHERE kind = 'challenge' AND requested_by = ?1",
-            [user.0],
-            |r| r.get(0),
-        )?)
+        Ok(self
+            .conn
+            .query_one(
+                "SELECT max(created_at) FROM contest_matches
+                 WHERE kind = 'challenge' AND requested_by = ?1",
+                args![user.0],
+            )?
+            .get(0)?)
+    }
+
+    // ------------------------------------------------------------------ host
+
+    /// Records how the host plays its games: `time`, and the clock of every
+    /// game (`None`: each game's own contest's).
+    pub fn set_play_settings(&mut self, time: TimeControl, clock: Option<ClockMode>) -> Outcome2 {
+        let json = |v: serde_json::Result<String>| {
+            v.map_err(|e| ContestError::Invalid(format!("cannot write the settings: {e}")))
+        };
+        self.conn.execute(
+            "INSERT INTO contest_host (id, time, clock) VALUES (1, ?1, ?2)
+             ON CONFLICT (id) DO UPDATE SET time = excluded.time, clock = excluded.clock",
+            args![
+                json(serde_json::to_string(&time))?,
+                clock.map(|c| json(serde_json::to_string(&c))).transpose()?
+            ],
+        )?;
+        Ok(())
+    }
+
+    /// How the host plays its games, once a host has started on this store.
+    pub fn play_settings(
+        &self,
+    ) -> std::result::Result<Option<(TimeControl, Option<ClockMode>)>, ContestError> {
+        let Some(row) = self.conn.query_opt("SELECT time, clock FROM contest_host", &[])? else {
+            return Ok(None);
+        };
+        let corrupt = |e: serde_json::Error| ContestError::Corrupt(format!("host settings: {e}"));
+        let time = serde_json::from_str(&row.get::<String>(0)?).map_err(corrupt)?;
+        let clock = match row.get::<Option<String>>(1)? {
+            Some(text) => Some(serde_json::from_str(&text).map_err(corrupt)?),
+            None => None,
+        };
+        Ok(Some((time, clock)))
     }
 
     // ---------------------------------------------------------------- window
 
     pub fn window(&self) -> std::result::Result<Window, ContestError> {
-        Ok(self.conn.query_row(
+        let r = self.conn.query_one(
             "SELECT start_at, end_at, freeze_at FROM contest_window WHERE id = 1",
-            [],
-            |r| Ok(Window { start_at: r.get(0)?, end_at: r.get(1)?, freeze_at: r.get(2)? }),
-        )?)
+            &[],
+        )?;
+        Ok(Window { start_at: r.get(0)?, end_at: r.get(1)?, freeze_at: r.get(2)? })
     }
 
     pub fn set_window(&mut self, window: Window) -> Outcome2 {
@@ -1243,7 +1414,7 @@ impl Db {
         }
         self.conn.execute(
             "UPDATE contest_window SET start_at = ?1, end_at = ?2, freeze_at = ?3 WHERE id = 1",
-            params![window.start_at, window.end_at, window.freeze_at],
+            args![window.start_at, window.end_at, window.freeze_at],
         )?;
         Ok(())
     }
@@ -1279,12 +1450,12 @@ fn check_and_hash(password: &str) -> std::result::Result<String, ContestError> {
     auth::hash_password(password)
 }
 
-fn user_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<User> {
+fn user_row(r: &Row) -> Result<User, SqlError> {
     Ok(User { id: UserId(r.get(0)?), name: r.get(1)?, admin: r.get(2)?, created_at_ms: r.get(3)? })
 }
 
 /// A submission row with its state still as text (checked by [`check_submission`]).
-fn submission_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<(Submission, String)> {
+fn submission_row(r: &Row) -> Result<(Submission, String), SqlError> {
     Ok((
         Submission {
             id: SubmissionId(r.get(0)?),
@@ -1293,12 +1464,12 @@ fn submission_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<(Submission, String
             game: r.get(3)?,
             language: r.get(4)?,
             sha256: r.get(5)?,
-            bytes: r.get::<_, i64>(6)? as usize,
+            bytes: r.get::<usize>(6)?,
             state: SubmissionState::Queued,
             detail: r.get(8)?,
             hidden: r.get(9)?,
             created_at_ms: r.get(10)?,
-            data_bytes: r.get::<_, Option<i64>>(11)?.map(|n| n as usize),
+            data_bytes: r.get::<Option<usize>>(11)?,
             source: None,
             compile_log: None,
         },
@@ -1316,7 +1487,7 @@ fn check_submission(
 type MatchRow =
     (Match, String, String, String, String, String, Option<String>, [Option<String>; 2]);
 
-fn match_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<MatchRow> {
+fn match_row(r: &Row) -> Result<MatchRow, SqlError> {
     let scores: (Option<f64>, Option<f64>) = (r.get(12)?, r.get(13)?);
     Ok((
         Match {
@@ -1328,7 +1499,7 @@ fn match_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<MatchRow> {
             seed: 0,
             status: MatchStatus::Queued,
             counted: r.get(7)?,
-            requested_by: r.get::<_, Option<i64>>(8)?.map(UserId),
+            requested_by: r.get::<Option<i64>>(8)?.map(UserId),
             created_at_ms: r.get(9)?,
             finished_at_ms: r.get(10)?,
             outcome: scores.0.zip(scores.1).map(|(first, second)| Outcome {
@@ -1426,22 +1597,120 @@ mod tests {
     fn a_foreign_sqlite_file_is_refused_and_left_as_it_was() {
         let dir = temp("foreign");
         let path = dir.join("other.sqlite");
-        let other = Connection::open(&path).unwrap();
+        let other = rusqlite::Connection::open(&path).unwrap();
         other.execute_batch("CREATE TABLE mine (x); INSERT INTO mine VALUES (1);").unwrap();
         drop(other);
         let error = Db::open(&path).unwrap_err().to_string();
         assert!(error.contains("not a versus store"), "{error}");
-        let other = Connection::open(&path).unwrap();
+        let other = rusqlite::Connection::open(&path).unwrap();
         let tables: i64 =
             other.query_row("SELECT count(*) FROM sqlite_schema", [], |r| r.get(0)).unwrap();
         assert_eq!(tables, 1);
         let _ = std::fs::remove_dir_all(&dir);
     }
 
+    /// The store's promises, on SQLite and on PostgreSQL alike.
+    #[test]
+    fn the_store_behaves_the_same_on_both_backends() {
+        let stores = crate::testing::stores("promises");
+        for (mut db, at) in stores.each() {
+            promises_on(&mut db, at);
+        }
+    }
+
+    fn promises_on(db: &mut Db, at: &str) {
+        // Names are unique whatever their case; sign-in finds them so.
+        let (ann, token) = db.add_user("Ann", Some("correct horse"), true).unwrap();
+        assert!(matches!(db.add_user("aNN", None, false), Err(ContestError::NameTaken(_))), "{at}");
+        assert_eq!(db.user_by_name("ANN").unwrap().unwrap().id, ann.id);
+        assert_eq!(db.token_user(&token).unwrap().unwrap().name, "Ann");
+        assert!(db.token_user("nope").unwrap().is_none());
+        let (user, session, csrf) =
+            db.sign_in("ann", "correct horse", Duration::from_secs(60)).unwrap();
+        assert!(user.admin);
+        assert_eq!(db.session(&session).unwrap().unwrap().1, csrf);
+        assert!(matches!(
+            db.sign_in("ann", "wrong horse!", Duration::from_secs(60)),
+            Err(ContestError::BadCredentials)
+        ));
+        db.sign_out(&session).unwrap();
+        assert!(db.session(&session).unwrap().is_none());
+        // Sizes in bytes (a multi-byte source), a data file, pacing.
+        let source = "// é\n";
+        let data: &[u8] = &[0, 1, 2, 255];
+        let pacing = Pacing { count: 1, window: Duration::from_secs(3600) };
+        let first =
+            db.submit_with_data(ann.id, "domineering", "cpp", source, Some(data), pacing).unwrap();
+        let stored = db.submission(first).unwrap().unwrap();
+        assert_eq!((stored.bytes, stored.data_bytes), (source.len(), Some(4)), "{at}");
+        assert_eq!(stored.source.as_deref(), Some(source));
+        assert_eq!(db.submission_data(first).unwrap().unwrap(), data);
+        assert!(matches!(
+            db.submit(ann.id, "domineering", "cpp", source, pacing),
+            Err(ContestError::RateLimited { .. })
+        ));
+        assert_eq!(db.submissions("domineering", Some(ann.id)).unwrap().len(), 1);
+        assert_eq!(db.submissions("domineering", Some(UserId(999))).unwrap().len(), 0);
+        assert_eq!(db.submission_owner(first).unwrap(), Some(ann.id));
+        // Games: leased in order of kind, a lease that runs out goes to
+        // another player, a result counts once.
+        let new = |kind| NewMatch {
+            game: "domineering".into(),
+            kind,
+            first: Player::Submission(first),
+            second: Player::Builtin("greedy".into()),
+            seed: u64::MAX,
+            counted: true,
+            requested_by: Some(ann.id),
+        };
+        let rated = db.queue_match(&new(MatchKind::Rated)).unwrap();
+        let gate = db.queue_match(&new(MatchKind::Gate)).unwrap();
+        let challenge = db.queue_match(&new(MatchKind::Challenge)).unwrap();
+        assert!(db.last_challenge(ann.id).unwrap().is_some());
+        let leased = db.lease_match_as("w1", Duration::ZERO).unwrap().unwrap();
+        assert_eq!((leased.id, leased.seed), (gate, u64::MAX), "{at}: gates first");
+        std::thread::sleep(Duration::from_millis(5));
+        let again = db.lease_match_as("w2", Duration::from_secs(60)).unwrap().unwrap();
+        assert_eq!(again.id, gate, "{at}: w1's lease ran out");
+        assert!(!db.extend_lease(gate, "w1", LEASE).unwrap(), "no longer w1's");
+        assert!(db.extend_lease(gate, "w2", LEASE).unwrap());
+        let outcome = Outcome::from_scores(versus_core::BySide::new(2.0, 1.0));
+        let end = [RecordLine::Footer { outcome }];
+        assert!(db.finish_match(gate, &end).unwrap());
+        assert!(!db.finish_match(gate, &end).unwrap(), "{at}: counted once");
+        assert_eq!(db.lease_match().unwrap().unwrap().id, challenge);
+        assert_eq!(db.lease_match_as("w3", LEASE).unwrap().unwrap().id, rated);
+        assert!(db.lease_match().unwrap().is_none());
+        // A restarting host takes back its own games, not a worker's.
+        assert_eq!(db.requeue_running().unwrap(), 1, "{at}");
+        assert_eq!(db.game_match(rated).unwrap().unwrap().status, MatchStatus::Running);
+        assert_eq!(db.game_match(challenge).unwrap().unwrap().status, MatchStatus::Queued);
+        let results = db.results("domineering").unwrap();
+        assert_eq!(results.len(), 1);
+        assert_eq!((results[0].result, results[0].faults), (GameResult::FirstWins, [false, false]));
+        assert!(db.match_record(gate).unwrap().unwrap().contains("footer"), "{at}");
+        assert_eq!(db.matches("domineering", Some(first), 2).unwrap().len(), 2);
+        assert_eq!(db.reset_ratings("domineering").unwrap(), 1);
+        assert!(db.results("domineering").unwrap().is_empty());
+        let window = Window { start_at: Some(1), end_at: Some(i64::MAX), freeze_at: None };
+        db.set_window(window).unwrap();
+        assert_eq!(db.window().unwrap(), window);
+        assert_eq!(db.play_settings().unwrap(), None);
+        let time = TimeControl::new(2_000, 500).cpu();
+        db.set_play_settings(TimeControl::CONTEST, None).unwrap();
+        db.set_play_settings(time, Some(ClockMode::Cpu)).unwrap();
+        assert_eq!(db.play_settings().unwrap(), Some((time, Some(ClockMode::Cpu))), "{at}");
+    }
+
     #[test]
     fn entries_default_to_the_latest_eligible_unless_one_is_chosen() {
-        let dir = temp("entries");
-        let mut db = Db::open(&dir.join("c.sqlite")).unwrap();
+        let stores = crate::testing::stores("entries");
+        for (mut db, _) in stores.each() {
+            entries_on(&mut db);
+        }
+    }
+
+    fn entries_on(db: &mut Db) {
         let (alice, _) = db.add_user("alice", None, false).unwrap();
         let ids: Vec<SubmissionId> = (0..5)
             .map(|k| {
@@ -1457,21 +1726,20 @@ mod tests {
             }
         };
         use SubmissionState::{Ineligible, Placement, Rated, Rejected};
-        walk(&mut db, ids[0], &[Placement, Rated]);
-        walk(&mut db, ids[1], &[Placement, Rated]);
-        walk(&mut db, ids[2], &[Placement]);
-        walk(&mut db, ids[3], &[Placement, Ineligible]);
-        walk(&mut db, ids[4], &[Rejected]);
+        walk(db, ids[0], &[Placement, Rated]);
+        walk(db, ids[1], &[Placement, Rated]);
+        walk(db, ids[2], &[Placement]);
+        walk(db, ids[3], &[Placement, Ineligible]);
+        walk(db, ids[4], &[Rejected]);
         let entry =
             |db: &Db| db.entries("domineering").unwrap().iter().map(|s| s.id).collect::<Vec<_>>();
-        assert_eq!(entry(&db), [ids[1]], "the latest eligible: not one still at the sample AIs");
+        assert_eq!(entry(db), [ids[1]], "the latest eligible: not one still at the sample AIs");
         db.choose_entry(alice.id, ids[0]).unwrap();
-        assert_eq!(entry(&db), [ids[0]]);
+        assert_eq!(entry(db), [ids[0]]);
         db.set_hidden(ids[0], true).unwrap();
-        assert_eq!(entry(&db), [ids[1]], "a hidden choice falls back to the latest");
+        assert_eq!(entry(db), [ids[1]], "a hidden choice falls back to the latest");
         assert!(db.choose_entry(alice.id, ids[3]).is_err(), "not eligible");
         assert!(db.choose_entry(alice.id, ids[4]).is_err(), "rejected");
         assert!(db.choose_entry(UserId(99), ids[1]).is_err());
-        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -12,9 +12,9 @@
 
 use std::collections::{HashMap, HashSet};
 
-use rusqlite::{params, OptionalExtension, TransactionBehavior};
 use serde::Serialize;
 use versus_core::GameResult;
+use versus_sql::{args, Conn, Row, SqlError};
 
 use crate::db::{Db, MatchKind, MatchStatus, NewMatch, Played, Player, SubmissionId};
 use crate::rating::fit;
@@ -117,18 +117,18 @@ pub fn schedule(db: &mut Db, plan: &Plan) -> Result<i64, ContestError> {
     if plan.repeat_ms.is_some_and(|r| r < 60_000) {
         return Err(ContestError::Invalid("an evaluation repeats at most once a minute".into()));
     }
-    insert(db.conn(), plan)
+    insert(db.sql(), plan)
 }
 
 /// Stores `plan` as a scheduled evaluation; its id.
-fn insert(conn: &rusqlite::Connection, plan: &Plan) -> Result<i64, ContestError> {
+fn insert(conn: &Conn, plan: &Plan) -> Result<i64, ContestError> {
     let rounds = if plan.kind == Kind::Swiss { plan.rounds } else { 1 };
-    conn.execute(
+    let row = conn.query_one(
         "INSERT INTO contest_evaluations (game, kind, rounds, games, state, start_at, repeat_ms,
              top, created_at)
-         VALUES (?1, ?2, ?3, ?4, 'scheduled', ?5, ?6, ?7, ?8)",
-        params![
-            plan.game,
+         VALUES (?1, ?2, ?3, ?4, 'scheduled', ?5, ?6, ?7, ?8) RETURNING id",
+        args![
+            &plan.game,
             plan.kind.as_str(),
             rounds,
             plan.games,
@@ -138,7 +138,7 @@ fn insert(conn: &rusqlite::Connection, plan: &Plan) -> Result<i64, ContestError>
             crate::now_ms()
         ],
     )?;
-    Ok(conn.last_insert_rowid())
+    Ok(row.get(0)?)
 }
 
 /// The evaluations of `game`, newest first.
@@ -146,10 +146,10 @@ fn insert(conn: &rusqlite::Connection, plan: &Plan) -> Result<i64, ContestError>
 /// # Errors
 /// The store.
 pub fn list(db: &Db, game: &str) -> Result<Vec<Summary>, ContestError> {
-    let mut statement =
-        db.reader().prepare(&format!("{SUMMARY_SELECT} WHERE e.game = ?1 ORDER BY e.id DESC"))?;
-    let rows = statement.query_map([game], summary_row)?.collect::<rusqlite::Result<Vec<_>>>()?;
-    rows.into_iter().collect()
+    let rows = db
+        .sql()
+        .query(&format!("{SUMMARY_SELECT} WHERE e.game = ?1 ORDER BY e.id DESC"), args![game])?;
+    rows.iter().map(summary_row).collect()
 }
 
 /// The columns [`summary_row`] reads, each evaluation with its count of
@@ -159,15 +159,13 @@ const SUMMARY_SELECT: &str = "SELECT e.id, e.game, e.kind, e.rounds, e.games, e.
         (SELECT count(*) FROM contest_evaluation_entries x WHERE x.evaluation = e.id)
     FROM contest_evaluations e";
 
-fn summary_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Result<Summary, ContestError>> {
+fn summary_row(r: &Row) -> Result<Summary, ContestError> {
     let kind: String = r.get(2)?;
-    Ok(Ok(Summary {
+    Ok(Summary {
         id: r.get(0)?,
         game: r.get(1)?,
-        kind: match Kind::parse(&kind) {
-            Ok(kind) => kind,
-            Err(_) => return Ok(Err(ContestError::Corrupt(format!("evaluation kind {kind:?}")))),
-        },
+        kind: Kind::parse(&kind)
+            .map_err(|_| ContestError::Corrupt(format!("evaluation kind {kind:?}")))?,
         rounds: r.get(3)?,
         games: r.get(4)?,
         state: r.get(5)?,
@@ -175,27 +173,26 @@ fn summary_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Result<Summary, Contes
         repeat_ms: r.get(7)?,
         finished_at_ms: r.get(8)?,
         top: r.get(9)?,
-        participants: r.get::<_, i64>(10)? as usize,
-    }))
+        participants: r.get(10)?,
+    })
 }
 
 fn summary(db: &Db, id: i64) -> Result<Option<Summary>, ContestError> {
-    db.reader()
-        .query_row(&format!("{SUMMARY_SELECT} WHERE e.id = ?1"), [id], summary_row)
-        .optional()?
-        .transpose()
+    let row = db.sql().query_opt(&format!("{SUMMARY_SELECT} WHERE e.id = ?1"), args![id])?;
+    row.as_ref().map(summary_row).transpose()
 }
 
 /// The participants of an evaluation with their seeds.
 fn participants(db: &Db, id: i64) -> Result<Vec<Seeded>, ContestError> {
-    let mut statement = db.reader().prepare(
+    let rows = db.sql().query(
         "SELECT submission_id, seed FROM contest_evaluation_entries WHERE evaluation = ?1
          ORDER BY seed",
+        args![id],
     )?;
-    let rows = statement
-        .query_map([id], |r| Ok(Seeded { id: r.get(0)?, seed: r.get::<_, i64>(1)? as usize }))?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
-    Ok(rows)
+    Ok(rows
+        .iter()
+        .map(|r| Ok(Seeded { id: r.get(0)?, seed: r.get(1)? }))
+        .collect::<Result<_, SqlError>>()?)
 }
 
 /// One game of an evaluation as stored.
@@ -209,25 +206,28 @@ struct EvalGame {
 }
 
 fn eval_games(db: &Db, id: i64) -> Result<Vec<EvalGame>, ContestError> {
-    let mut statement = db.reader().prepare(
-        "SELECT g.round, g.cycle, g.match_id, g.bye, m.status, m.first, m.second, m.result
-         FROM contest_evaluation_games g LEFT JOIN contest_matches m ON m.id = g.match_id
-         WHERE g.evaluation = ?1 ORDER BY g.rowid",
-    )?;
-    let rows = statement
-        .query_map([id], |r| {
+    let rows = db
+        .sql()
+        .query(
+            "SELECT g.round, g.cycle, g.match_id, g.bye, m.status, m.first, m.second, m.result
+             FROM contest_evaluation_games g LEFT JOIN contest_matches m ON m.id = g.match_id
+             WHERE g.evaluation = ?1 ORDER BY g.rowid",
+            args![id],
+        )?
+        .iter()
+        .map(|r| {
             Ok((
-                r.get::<_, u32>(0)?,
-                r.get::<_, u32>(1)?,
-                r.get::<_, Option<i64>>(2)?,
-                r.get::<_, Option<i64>>(3)?,
-                r.get::<_, Option<String>>(4)?,
-                r.get::<_, Option<String>>(5)?,
-                r.get::<_, Option<String>>(6)?,
-                r.get::<_, Option<String>>(7)?,
+                r.get::<u32>(0)?,
+                r.get::<u32>(1)?,
+                r.get::<Option<i64>>(2)?,
+                r.get::<Option<i64>>(3)?,
+                r.get::<Option<String>>(4)?,
+                r.get::<Option<String>>(5)?,
+                r.get::<Option<String>>(6)?,
+                r.get::<Option<String>>(7)?,
             ))
-        })?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+        })
+        .collect::<Result<Vec<_>, SqlError>>()?;
     let mut games = Vec::with_capacity(rows.len());
     for (round, cycle, match_id, bye, status, first, second, result) in rows {
         let game = match (match_id, status, first, second) {
@@ -267,14 +267,14 @@ fn eval_games(db: &Db, id: i64) -> Result<Vec<EvalGame>, ContestError> {
 fn seed_entries(db: &Db, game: &str) -> Result<Vec<SubmissionId>, ContestError> {
     let entries = db.entries(game)?;
     let previous: Option<i64> = db
-        .reader()
-        .query_row(
+        .sql()
+        .query_opt(
             "SELECT id FROM contest_evaluations WHERE game = ?1 AND state = 'done'
              ORDER BY finished_at DESC, id DESC LIMIT 1",
-            [game],
-            |r| r.get(0),
-        )
-        .optional()?;
+            args![game],
+        )?
+        .map(|r| r.get(0))
+        .transpose()?;
     // The previous ranking, by participant (a new submission keeps its
     // owner's place).
     let mut place: HashMap<i64, usize> = HashMap::new();
@@ -303,44 +303,46 @@ fn seed_entries(db: &Db, game: &str) -> Result<Vec<SubmissionId>, ContestError> 
 /// The store.
 pub fn advance(db: &mut Db, now: i64) -> Result<bool, ContestError> {
     let mut busy = false;
-    let due: Vec<(i64, String, Option<u32>)> = {
-        let mut statement = db.reader().prepare(
+    let due: Vec<(i64, String, Option<u32>)> = db
+        .sql()
+        .query(
             "SELECT id, game, top FROM contest_evaluations
              WHERE state = 'scheduled' AND start_at <= ?1",
-        )?;
-        let rows = statement
-            .query_map([now], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
-        rows
-    };
+            args![now],
+        )?
+        .iter()
+        .map(|r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .collect::<Result<_, SqlError>>()?;
     for (id, game, top) in due {
         let mut seeds = seed_entries(db, &game)?;
         if let Some(top) = top {
             seeds.truncate(top as usize);
         }
-        let tx = db.conn().transaction_with_behavior(TransactionBehavior::Immediate)?;
-        if tx.execute(
-            "UPDATE contest_evaluations SET state = 'running' WHERE id = ?1 AND state = 'scheduled'",
-            [id],
-        )? == 1
-        {
-            for (k, submission) in seeds.iter().enumerate() {
-                tx.execute(
-                    "INSERT INTO contest_evaluation_entries (evaluation, seed, submission_id)
-                     VALUES (?1, ?2, ?3)",
-                    params![id, k as i64 + 1, submission.0],
-                )?;
+        db.sql().write(|tx| {
+            if tx.execute(
+                "UPDATE contest_evaluations SET state = 'running'
+                 WHERE id = ?1 AND state = 'scheduled'",
+                args![id],
+            )? == 1
+            {
+                for (k, submission) in seeds.iter().enumerate() {
+                    tx.execute(
+                        "INSERT INTO contest_evaluation_entries (evaluation, seed, submission_id)
+                         VALUES (?1, ?2, ?3)",
+                        args![id, k + 1, submission.0],
+                    )?;
+                }
             }
-        }
-        tx.commit()?;
+            Ok::<_, SqlError>(())
+        })?;
         busy = true;
     }
-    let running: Vec<i64> = {
-        let mut statement =
-            db.reader().prepare("SELECT id FROM contest_evaluations WHERE state = 'running'")?;
-        let rows = statement.query_map([], |r| r.get(0))?.collect::<rusqlite::Result<Vec<_>>>()?;
-        rows
-    };
+    let running: Vec<i64> = db
+        .sql()
+        .query("SELECT id FROM contest_evaluations WHERE state = 'running'", &[])?
+        .iter()
+        .map(|r| r.get(0))
+        .collect::<Result<_, SqlError>>()?;
     for id in running {
         busy |= step(db, id, now)?;
     }
@@ -376,7 +378,18 @@ fn step(db: &mut Db, id: i64, now: i64) -> Result<bool, ContestError> {
             Kind::Finals => next_finals(&summary, &players, &games),
         }
     };
-    let tx = db.conn().transaction_with_behavior(TransactionBehavior::Immediate)?;
+    db.sql().write(|tx| write_next(tx, id, now, &summary, next))?;
+    Ok(true)
+}
+
+/// Stores what [`step`] decided, in its write transaction.
+fn write_next(
+    tx: &Conn,
+    id: i64,
+    now: i64,
+    summary: &Summary,
+    next: Next,
+) -> Result<(), ContestError> {
     match next {
         Next::Queue { games, byes } => {
             for (round, cycle, first, second, seed) in games {
@@ -389,25 +402,25 @@ fn step(db: &mut Db, id: i64, now: i64) -> Result<bool, ContestError> {
                     counted: false,
                     requested_by: None,
                 };
-                let match_id = crate::db::insert_match(&tx, &new)?;
+                let match_id = crate::db::insert_match(tx, &new)?;
                 tx.execute(
                     "INSERT INTO contest_evaluation_games (evaluation, round, cycle, match_id)
                      VALUES (?1, ?2, ?3, ?4)",
-                    params![id, round, cycle, match_id.0],
+                    args![id, round, cycle, match_id.0],
                 )?;
             }
             for (round, bye) in byes {
                 tx.execute(
                     "INSERT INTO contest_evaluation_games (evaluation, round, cycle, bye)
                      VALUES (?1, ?2, 1, ?3)",
-                    params![id, round, bye],
+                    args![id, round, bye],
                 )?;
             }
         }
         Next::Over => {
             tx.execute(
                 "UPDATE contest_evaluations SET state = 'done', finished_at = ?2 WHERE id = ?1",
-                params![id, now],
+                args![id, now],
             )?;
             if let Some(repeat) = summary.repeat_ms {
                 // The next one at the first multiple of the period after now.
@@ -424,12 +437,11 @@ fn step(db: &mut Db, id: i64, now: i64) -> Result<bool, ContestError> {
                     repeat_ms: Some(repeat),
                     top: summary.top,
                 };
-                insert(&tx, &next)?;
+                insert(tx, &next)?;
             }
         }
     }
-    tx.commit()?;
-    Ok(true)
+    Ok(())
 }
 
 /// A pairing's games with the seats alternating, two by two on one seed.
@@ -822,11 +834,7 @@ mod tests {
     use crate::db::{Pacing, SubmissionState};
 
     /// A store with `n` rated entries of Domineering, ids in submission order.
-    fn store(name: &str, n: usize) -> (Db, Vec<i64>, std::path::PathBuf) {
-        let dir = std::env::temp_dir().join(format!("versus-eval-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        let mut db = Db::open(&dir.join("c.sqlite")).unwrap();
+    fn store(db: &mut Db, n: usize) -> Vec<i64> {
         let mut ids = Vec::new();
         for k in 0..n {
             let (user, _) = db.add_user(&format!("p{k}"), None, false).unwrap();
@@ -841,7 +849,7 @@ mod tests {
             ids.push(id.0);
             std::thread::sleep(Duration::from_millis(2));
         }
-        (db, ids, dir)
+        ids
     }
 
     /// Plays every queued game: the smaller submission id always wins.
@@ -875,110 +883,120 @@ mod tests {
 
     #[test]
     fn a_swiss_of_five_plays_its_rounds_with_one_bye_each_and_ranks_the_strongest_first() {
-        let (mut db, ids, dir) = store("swiss", 5);
-        let plan = Plan {
-            game: "domineering".into(),
-            kind: Kind::Swiss,
-            rounds: 3,
-            games: 2,
-            start_at: 0,
-            repeat_ms: Some(12 * 3600 * 1000),
-            top: None,
-        };
-        let id = schedule(&mut db, &plan).unwrap();
-        // 3 rounds × 2 pairings × 2 games.
-        assert_eq!(run(&mut db, id), 12);
-        let view = view(&db, id).unwrap();
-        assert_eq!(view.rounds.len(), 3);
-        let byes: HashSet<i64> = view.rounds.iter().filter_map(|r| r.bye).collect();
-        assert_eq!(byes.len(), 3, "no participant has two byes");
-        // Seeds by submission time: the first submission is seed 1.
-        assert_eq!(view.participants[0].seed, 1);
-        assert_eq!(view.participants[0].submission, ids[0]);
-        // Round 1's bye: seed 1 (all on 0). It wins every game it plays.
-        assert_eq!(view.rounds[0].bye, Some(ids[0]));
-        assert_eq!(view.standings[0].submission, ids[0]);
-        assert_eq!(view.standings[0].score, 6.0);
-        for round in &view.rounds {
-            for pair in round.games.chunks(2) {
-                assert_eq!((pair[0].first, pair[0].second), (pair[1].second, pair[1].first));
+        let stores = crate::testing::stores("swiss");
+        for (mut db, _) in stores.each() {
+            let ids = store(&mut db, 5);
+            let plan = Plan {
+                game: "domineering".into(),
+                kind: Kind::Swiss,
+                rounds: 3,
+                games: 2,
+                start_at: 0,
+                repeat_ms: Some(12 * 3600 * 1000),
+                top: None,
+            };
+            let id = schedule(&mut db, &plan).unwrap();
+            // 3 rounds × 2 pairings × 2 games.
+            assert_eq!(run(&mut db, id), 12);
+            let view = view(&db, id).unwrap();
+            assert_eq!(view.rounds.len(), 3);
+            let byes: HashSet<i64> = view.rounds.iter().filter_map(|r| r.bye).collect();
+            assert_eq!(byes.len(), 3, "no participant has two byes");
+            // Seeds by submission time: the first submission is seed 1.
+            assert_eq!(view.participants[0].seed, 1);
+            assert_eq!(view.participants[0].submission, ids[0]);
+            // Round 1's bye: seed 1 (all on 0). It wins every game it plays.
+            assert_eq!(view.rounds[0].bye, Some(ids[0]));
+            assert_eq!(view.standings[0].submission, ids[0]);
+            assert_eq!(view.standings[0].score, 6.0);
+            for round in &view.rounds {
+                for pair in round.games.chunks(2) {
+                    assert_eq!((pair[0].first, pair[0].second), (pair[1].second, pair[1].first));
+                }
             }
+            // Performance: the strongest is rated highest.
+            let best = view.participants.iter().find(|p| p.submission == ids[0]).unwrap();
+            let worst = view.participants.iter().find(|p| p.submission == ids[4]).unwrap();
+            assert!(
+                best.performance.unwrap() > worst.performance.unwrap(),
+                "{:?}",
+                view.participants
+            );
+            // It repeats: the next one is scheduled 12 h after this one's start.
+            let all = list(&db, "domineering").unwrap();
+            assert_eq!(all.len(), 2);
+            assert_eq!(all[0].state, "scheduled");
+            assert!(all[0].start_at_ms > crate::now_ms());
+            // And the next one seeds by this one's ranking.
+            let seeds = seed_entries(&db, "domineering").unwrap();
+            let swiss_ranking = ranking(&db, id).unwrap();
+            assert_eq!(seeds.iter().map(|s| s.0).collect::<Vec<_>>(), swiss_ranking);
+            // NYPC's online round ends with a round robin of the Swiss's top.
+            let robin = Plan { kind: Kind::Robin, top: Some(3), repeat_ms: None, ..plan };
+            let robin = schedule(&mut db, &robin).unwrap();
+            assert_eq!(run(&mut db, robin), 3 * 2);
+            let view = super::view(&db, robin).unwrap();
+            let seeded: Vec<(i64, usize)> =
+                view.participants.iter().map(|p| (p.submission, p.seed)).collect();
+            assert_eq!(
+                seeded,
+                vec![(swiss_ranking[0], 1), (swiss_ranking[1], 2), (swiss_ranking[2], 3)]
+            );
         }
-        // Performance: the strongest is rated highest.
-        let best = view.participants.iter().find(|p| p.submission == ids[0]).unwrap();
-        let worst = view.participants.iter().find(|p| p.submission == ids[4]).unwrap();
-        assert!(best.performance.unwrap() > worst.performance.unwrap(), "{:?}", view.participants);
-        // It repeats: the next one is scheduled 12 h after this one's start.
-        let all = list(&db, "domineering").unwrap();
-        assert_eq!(all.len(), 2);
-        assert_eq!(all[0].state, "scheduled");
-        assert!(all[0].start_at_ms > crate::now_ms());
-        // And the next one seeds by this one's ranking.
-        let seeds = seed_entries(&db, "domineering").unwrap();
-        let swiss_ranking = ranking(&db, id).unwrap();
-        assert_eq!(seeds.iter().map(|s| s.0).collect::<Vec<_>>(), swiss_ranking);
-        // NYPC's online round ends with a round robin of the Swiss's top.
-        let robin = Plan { kind: Kind::Robin, top: Some(3), repeat_ms: None, ..plan };
-        let robin = schedule(&mut db, &robin).unwrap();
-        assert_eq!(run(&mut db, robin), 3 * 2);
-        let view = super::view(&db, robin).unwrap();
-        let seeded: Vec<(i64, usize)> =
-            view.participants.iter().map(|p| (p.submission, p.seed)).collect();
-        assert_eq!(
-            seeded,
-            vec![(swiss_ranking[0], 1), (swiss_ranking[1], 2), (swiss_ranking[2], 3)]
-        );
-        let _ = std::fs::remove_dir_all(dir);
     }
 
     #[test]
     fn staged_finals_narrow_down_to_a_winner() {
-        let (mut db, ids, dir) = store("finals", 3);
-        let plan = Plan {
-            game: "domineering".into(),
-            kind: Kind::Finals,
-            rounds: 1,
-            games: 2,
-            start_at: 0,
-            repeat_ms: None,
-            top: None,
-        };
-        let id = schedule(&mut db, &plan).unwrap();
-        // Stage 1: 3 pairs × 2 games; 102's [0,0,1,1] against 103's zeros
-        // gives z = 0.5/√(1/12) = 1.73: separated. Stage 2: 1 pair × 2.
-        assert_eq!(run(&mut db, id), 8);
-        let view = view(&db, id).unwrap();
-        assert_eq!(view.rounds.len(), 2);
-        assert_eq!(view.rounds[0].advancing, vec![ids[0], ids[1]]);
-        assert_eq!(view.rounds[1].advancing, vec![ids[0]]);
-        let order: Vec<i64> = view.standings.iter().map(|s| s.submission).collect();
-        assert_eq!(order, ids);
-        let _ = std::fs::remove_dir_all(dir);
+        let stores = crate::testing::stores("finals");
+        for (mut db, _) in stores.each() {
+            let ids = store(&mut db, 3);
+            let plan = Plan {
+                game: "domineering".into(),
+                kind: Kind::Finals,
+                rounds: 1,
+                games: 2,
+                start_at: 0,
+                repeat_ms: None,
+                top: None,
+            };
+            let id = schedule(&mut db, &plan).unwrap();
+            // Stage 1: 3 pairs × 2 games; 102's [0,0,1,1] against 103's zeros
+            // gives z = 0.5/√(1/12) = 1.73: separated. Stage 2: 1 pair × 2.
+            assert_eq!(run(&mut db, id), 8);
+            let view = view(&db, id).unwrap();
+            assert_eq!(view.rounds.len(), 2);
+            assert_eq!(view.rounds[0].advancing, vec![ids[0], ids[1]]);
+            assert_eq!(view.rounds[1].advancing, vec![ids[0]]);
+            let order: Vec<i64> = view.standings.iter().map(|s| s.submission).collect();
+            assert_eq!(order, ids);
+        }
     }
 
     #[test]
     fn a_round_robin_plays_every_pair_once_and_bad_plans_are_refused() {
-        let (mut db, ids, dir) = store("robin", 4);
-        let mut plan = Plan {
-            game: "domineering".into(),
-            kind: Kind::Robin,
-            rounds: 1,
-            games: 2,
-            start_at: 0,
-            repeat_ms: None,
-            top: None,
-        };
-        let id = schedule(&mut db, &plan).unwrap();
-        assert_eq!(run(&mut db, id), 12);
-        let view = view(&db, id).unwrap();
-        let order: Vec<i64> = view.standings.iter().map(|s| s.submission).collect();
-        assert_eq!(order, ids);
-        assert_eq!(view.standings[0].score, 6.0);
-        plan.games = 0;
-        assert!(matches!(schedule(&mut db, &plan), Err(ContestError::Invalid(_))));
-        plan.games = 2;
-        plan.game = "chess".into();
-        assert!(matches!(schedule(&mut db, &plan), Err(ContestError::NotFound(_))));
-        let _ = std::fs::remove_dir_all(dir);
+        let stores = crate::testing::stores("robin");
+        for (mut db, _) in stores.each() {
+            let ids = store(&mut db, 4);
+            let mut plan = Plan {
+                game: "domineering".into(),
+                kind: Kind::Robin,
+                rounds: 1,
+                games: 2,
+                start_at: 0,
+                repeat_ms: None,
+                top: None,
+            };
+            let id = schedule(&mut db, &plan).unwrap();
+            assert_eq!(run(&mut db, id), 12);
+            let view = view(&db, id).unwrap();
+            let order: Vec<i64> = view.standings.iter().map(|s| s.submission).collect();
+            assert_eq!(order, ids);
+            assert_eq!(view.standings[0].score, 6.0);
+            plan.games = 0;
+            assert!(matches!(schedule(&mut db, &plan), Err(ContestError::Invalid(_))));
+            plan.games = 2;
+            plan.game = "chess".into();
+            assert!(matches!(schedule(&mut db, &plan), Err(ContestError::NotFound(_))));
+        }
     }
 }

@@ -22,6 +22,9 @@ pub mod rating;
 pub mod runner;
 pub mod tournament;
 
+#[cfg(test)]
+mod testing;
+
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use thiserror::Error;
@@ -53,7 +56,7 @@ pub enum ContestError {
     #[error("{0}")]
     NotFound(String),
     #[error("the contest store: {0}")]
-    Store(#[from] rusqlite::Error),
+    Store(#[from] versus_sql::SqlError),
     #[error("the contest store at {path}: {message}")]
     Open { path: String, message: String },
     #[error("a stored value is damaged: {0}")]

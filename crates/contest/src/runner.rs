@@ -15,7 +15,9 @@ use versus_core::{BySide, ClockMode, Game, GameConfig, RecordLine, TimeControl};
 use versus_judge::{AgentSpec, Limits};
 use versus_sandbox::{BuildError, Builder, Language};
 
-use crate::db::{Db, Match, MatchKind, Player, Submission, SubmissionId, SubmissionState};
+use crate::db::{
+    Db, Match, MatchKind, Player, Submission, SubmissionId, SubmissionState, LEASE, LOCAL_PLAYER,
+};
 use crate::policy::{self, Settings};
 use crate::rating::{fit, leaderboard};
 use crate::{auth, now_ms, ContestError};
@@ -23,8 +25,14 @@ use crate::{auth, now_ms, ContestError};
 /// How the host runs its contest.
 #[derive(Clone, Debug)]
 pub struct Config {
-    /// The SQLite file.
-    pub db: PathBuf,
+    /// The store: a SQLite file's path or a `postgres://` URL.
+    pub db: String,
+    /// The name this process's players lease games under: the host's own
+    /// ([`LOCAL_PLAYER`]), or a worker's on another machine.
+    pub worker: String,
+    /// How long a game stays this process's without a heartbeat (its
+    /// players renew it every quarter of that).
+    pub lease: Duration,
     /// Where submissions' sources are written for the judge, by content hash.
     pub sources: PathBuf,
     /// Limits and sandbox of every program.
@@ -47,9 +55,18 @@ impl Config {
     pub fn new(db: &Path) -> Config {
         let mut sources = db.as_os_str().to_owned();
         sources.push(".sources");
+        Config::with_sources(&db.display().to_string(), PathBuf::from(sources))
+    }
+
+    /// The defaults for the store at `locator` (a path or a `postgres://`
+    /// URL), with sources written under `sources`.
+    #[must_use]
+    pub fn with_sources(locator: &str, sources: PathBuf) -> Config {
         Config {
-            db: db.to_owned(),
-            sources: PathBuf::from(sources),
+            db: locator.to_owned(),
+            worker: LOCAL_PLAYER.to_owned(),
+            lease: LEASE,
+            sources,
             limits: Limits::default(),
             time: TimeControl::CONTEST,
             clock: None,
@@ -71,11 +88,31 @@ impl Runner {
     /// Puts back in the queue what a previous host left running, then starts
     /// the threads.
     pub fn start(config: Config) -> Result<Runner, ContestError> {
-        let mut db = Db::open(&config.db)?;
+        let mut db = Db::connect(&config.db)?;
         let requeued = db.requeue_running()?;
         if requeued > 0 {
             eprintln!("versus host: {requeued} unfinished games from before are queued again");
         }
+        db.set_play_settings(config.time, config.clock)?;
+        Runner::spawn(config, true)
+    }
+
+    /// Starts only player threads, for a worker on another machine that
+    /// plays the contest's games (the host compiles and schedules), with
+    /// the host's time control and clock as it recorded them.
+    pub fn start_players(mut config: Config) -> Result<Runner, ContestError> {
+        let db = Db::connect(&config.db)?;
+        let Some((time, clock)) = db.play_settings()? else {
+            return Err(ContestError::NotFound(
+                "no contest host has started on this database yet (versus host --db URL)".into(),
+            ));
+        };
+        config.time = time;
+        config.clock = clock;
+        Runner::spawn(config, false)
+    }
+
+    fn spawn(config: Config, host: bool) -> Result<Runner, ContestError> {
         fs::create_dir_all(&config.sources).map_err(|e| ContestError::Open {
             path: config.sources.display().to_string(),
             message: e.to_string(),
@@ -92,12 +129,20 @@ impl Runner {
                     .spawn(move || run_loop(&config, &stop, work))
             };
         let io = |e: std::io::Error| ContestError::Invalid(format!("cannot start a thread: {e}"));
-        threads.push(spawn("contest-compiler", compile_next).map_err(io)?);
-        threads.push(spawn("contest-scheduler", schedule).map_err(io)?);
+        if host {
+            threads.push(spawn("contest-compiler", compile_next).map_err(io)?);
+            threads.push(spawn("contest-scheduler", schedule).map_err(io)?);
+        }
         for k in 0..config.players.max(1) {
             threads.push(spawn(&format!("contest-player-{k}"), play_next).map_err(io)?);
         }
         Ok(Runner { stop, threads })
+    }
+
+    /// Whether every thread has ended (they end only when stopped).
+    #[must_use]
+    pub fn finished(&self) -> bool {
+        self.threads.iter().all(JoinHandle::is_finished)
     }
 
     /// Stops the threads once their current compile or game is over.
@@ -118,7 +163,7 @@ fn run_loop(
 ) {
     let name = thread::current().name().unwrap_or("contest").to_owned();
     let mut db = loop {
-        match Db::open(&config.db) {
+        match Db::connect(&config.db) {
             Ok(db) => break db,
             Err(error) => {
                 eprintln!("versus host: {name}: {error}");
@@ -443,9 +488,33 @@ pub fn preset_clock(game: &dyn Game) -> ClockMode {
 
 /// Plays the next queued game and writes it. True when there was one.
 fn play_next(config: &Config, db: &mut Db, _stop: &AtomicBool) -> Result<bool, ContestError> {
-    let Some(game_match) = db.lease_match()? else {
+    let Some(game_match) = db.lease_match_as(&config.worker, config.lease)? else {
         return Ok(false);
     };
+    let (done, beat) = std::sync::mpsc::channel::<()>();
+    thread::scope(|scope| {
+        // The heartbeat: the lease is renewed while the game goes on, on a
+        // connection of its own, so only a dead player's games expire.
+        let id = game_match.id;
+        scope.spawn(move || {
+            let Ok(mut beats) = Db::connect(&config.db) else { return };
+            while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) =
+                beat.recv_timeout(config.lease / 4)
+            {
+                if let Err(error) = beats.extend_lease(id, &config.worker, config.lease) {
+                    eprintln!("versus: game {}: heartbeat: {error}", id.0);
+                }
+            }
+        });
+        let played = play_leased(config, db, &game_match);
+        drop(done);
+        played
+    })
+}
+
+/// Plays a leased game and writes it; a game that cannot start goes back to
+/// the queue.
+fn play_leased(config: &Config, db: &mut Db, game_match: &Match) -> Result<bool, ContestError> {
     let game = find_game(&game_match.game)?;
     let clock = config.clock.unwrap_or_else(|| preset_clock(game));
     let time = TimeControl { clock, ..config.time };
@@ -503,12 +572,9 @@ mod tests {
     }
 
     /// Two rated entries of a game: (config, db, their ids).
-    fn contest(name: &str) -> (Config, Db, [SubmissionId; 2], PathBuf) {
-        let dir = std::env::temp_dir().join(format!("versus-runner-{name}-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
-        let config = Config::new(&dir.join("c.sqlite"));
-        let mut db = Db::open(&config.db).unwrap();
+    fn contest(locator: &str, dir: &Path) -> (Config, Db, [SubmissionId; 2]) {
+        let config = Config::with_sources(locator, dir.join("sources"));
+        let mut db = Db::connect(&config.db).unwrap();
         let mut ids = [SubmissionId(0); 2];
         for (k, name) in ["alice", "bob"].into_iter().enumerate() {
             let (user, _) = db.add_user(name, None, false).unwrap();
@@ -524,66 +590,71 @@ mod tests {
             }
             ids[k] = id;
         }
-        (config, db, ids, dir)
+        (config, db, ids)
     }
 
     #[test]
     fn rated_games_are_queued_in_colour_swapped_pairs_up_to_the_target() {
-        let (config, mut db, [a, b], dir) = contest("rated");
-        let stop = AtomicBool::new(false);
-        assert!(schedule(&config, &mut db, &stop).unwrap());
-        let pending = db.pending("domineering").unwrap();
-        assert_eq!(pending.len(), config.settings.queued);
-        for pair in pending.chunks(2) {
-            assert_eq!((&pair[0].first, &pair[0].second), (&pair[1].second, &pair[1].first));
-            assert_eq!(pair[0].seed, pair[1].seed);
-            let players = [&pair[0].first, &pair[0].second];
-            assert!(
-                players.contains(&&Player::Submission(a))
-                    && players.contains(&&Player::Submission(b))
-            );
+        let stores = crate::testing::stores("rated");
+        for locator in &stores.locators {
+            let (config, mut db, [a, b]) = contest(locator, stores.dir.path());
+            let stop = AtomicBool::new(false);
+            assert!(schedule(&config, &mut db, &stop).unwrap());
+            let pending = db.pending("domineering").unwrap();
+            assert_eq!(pending.len(), config.settings.queued);
+            for pair in pending.chunks(2) {
+                assert_eq!((&pair[0].first, &pair[0].second), (&pair[1].second, &pair[1].first));
+                assert_eq!(pair[0].seed, pair[1].seed);
+                let players = [&pair[0].first, &pair[0].second];
+                assert!(
+                    players.contains(&&Player::Submission(a))
+                        && players.contains(&&Player::Submission(b))
+                );
+            }
+            assert!(!schedule(&config, &mut db, &stop).unwrap(), "the queue is full");
         }
-        assert!(!schedule(&config, &mut db, &stop).unwrap(), "the queue is full");
-        let _ = fs::remove_dir_all(dir);
     }
 
     #[test]
     fn after_the_end_close_entries_play_finals_until_the_budget_is_spent() {
-        let (mut config, mut db, [a, b], dir) = contest("finals");
-        config.settings.final_games = 4;
-        for k in 0..6 {
-            finish(&mut db, Player::Submission(a), Player::Submission(b), k % 2 == 0);
+        let stores = crate::testing::stores("finals");
+        for locator in &stores.locators {
+            let (mut config, mut db, [a, b]) = contest(locator, stores.dir.path());
+            config.settings.final_games = 4;
+            for k in 0..6 {
+                finish(&mut db, Player::Submission(a), Player::Submission(b), k % 2 == 0);
+            }
+            let now = now_ms();
+            db.set_window(Window { start_at: None, end_at: Some(now - 1), freeze_at: None })
+                .unwrap();
+            let game = versus_games::find("domineering").unwrap();
+            assert!(!finals_over(&db, game, &config.settings).unwrap(), "3-3: not separated");
+            let stop = AtomicBool::new(false);
+            assert!(schedule(&config, &mut db, &stop).unwrap());
+            let finals = |db: &Db| {
+                db.matches("domineering", None, usize::MAX)
+                    .unwrap()
+                    .into_iter()
+                    .filter(|m| m.kind == MatchKind::Final)
+                    .count()
+            };
+            assert_eq!(finals(&db), 2);
+            assert!(!schedule(&config, &mut db, &stop).unwrap(), "one pair at a time");
+            for _ in 0..2 {
+                let leased = db.lease_match().unwrap().unwrap();
+                assert_eq!(leased.kind, MatchKind::Final);
+                let outcome = Outcome::from_scores(BySide::new(1.0, 2.5));
+                db.finish_match(leased.id, &[RecordLine::Footer { outcome }]).unwrap();
+            }
+            assert!(schedule(&config, &mut db, &stop).unwrap());
+            assert_eq!(finals(&db), 4);
+            while let Some(leased) = db.lease_match().unwrap() {
+                let outcome = Outcome::from_scores(BySide::new(1.0, 2.5));
+                db.finish_match(leased.id, &[RecordLine::Footer { outcome }]).unwrap();
+            }
+            assert!(!schedule(&config, &mut db, &stop).unwrap(), "the budget is spent");
+            assert!(finals_over(&db, game, &config.settings).unwrap());
         }
-        let now = now_ms();
-        db.set_window(Window { start_at: None, end_at: Some(now - 1), freeze_at: None }).unwrap();
-        let game = versus_games::find("domineering").unwrap();
-        assert!(!finals_over(&db, game, &config.settings).unwrap(), "3-3: not separated");
-        let stop = AtomicBool::new(false);
-        assert!(schedule(&config, &mut db, &stop).unwrap());
-        let finals = |db: &Db| {
-            db.matches("domineering", None, usize::MAX)
-                .unwrap()
-                .into_iter()
-                .filter(|m| m.kind == MatchKind::Final)
-                .count()
-        };
-        assert_eq!(finals(&db), 2);
-        assert!(!schedule(&config, &mut db, &stop).unwrap(), "one pair at a time");
-        for _ in 0..2 {
-            let leased = db.lease_match().unwrap().unwrap();
-            assert_eq!(leased.kind, MatchKind::Final);
-            let outcome = Outcome::from_scores(BySide::new(1.0, 2.5));
-            db.finish_match(leased.id, &[RecordLine::Footer { outcome }]).unwrap();
-        }
-        assert!(schedule(&config, &mut db, &stop).unwrap());
-        assert_eq!(finals(&db), 4);
-        while let Some(leased) = db.lease_match().unwrap() {
-            let outcome = Outcome::from_scores(BySide::new(1.0, 2.5));
-            db.finish_match(leased.id, &[RecordLine::Footer { outcome }]).unwrap();
-        }
-        assert!(!schedule(&config, &mut db, &stop).unwrap(), "the budget is spent");
-        assert!(finals_over(&db, game, &config.settings).unwrap());
-        let _ = fs::remove_dir_all(dir);
     }
 
     /// A Python bot that passes at Domineering, but only if `data.bin` in
@@ -607,7 +678,10 @@ for line in sys.stdin:
             eprintln!("skipped: this host cannot isolate (bubblewrap, cgroups)");
             return;
         }
-        let (mut config, mut db, _, dir) = contest("data");
+        let folder = tempfile::tempdir().unwrap();
+        let dir = folder.path().to_owned();
+        let (mut config, mut db, _) =
+            contest(&dir.join("contest.sqlite").display().to_string(), &dir);
         config.limits.sandbox.builds = dir.join("builds");
         let (user, _) = db.add_user("carol", None, false).unwrap();
         let data: Vec<u8> = (0..=255u8).cycle().take(1024).collect();
@@ -635,6 +709,5 @@ for line in sys.stdin:
             matches!(&played.faults.first, Some(versus_core::Fault::Crash { detail }) if detail.contains('3')),
             "{played:?}"
         );
-        let _ = fs::remove_dir_all(dir);
     }
 }

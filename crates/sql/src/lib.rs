@@ -53,6 +53,24 @@ pub fn is_postgres(locator: &str) -> bool {
     locator.starts_with("postgres://") || locator.starts_with("postgresql://")
 }
 
+/// `locator` fit to print: a URL's password replaced by `***`.
+#[must_use]
+pub fn redact(locator: &str) -> String {
+    let Some((scheme, rest)) = locator.split_once("://") else { return locator.to_owned() };
+    let (authority, path) = rest.split_once('/').map_or((rest, None), |(a, p)| (a, Some(p)));
+    let redacted = match authority.rsplit_once('@') {
+        Some((user, host)) => match user.split_once(':') {
+            Some((name, _)) => format!("{name}:***@{host}"),
+            None => authority.to_owned(),
+        },
+        None => authority.to_owned(),
+    };
+    match path {
+        Some(path) => format!("{scheme}://{redacted}/{path}"),
+        None => format!("{scheme}://{redacted}"),
+    }
+}
+
 #[derive(Debug, Error)]
 pub enum SqlError {
     #[error("SQLite: {0}")]
@@ -647,6 +665,17 @@ fn pg_row(row: &postgres::Row) -> Result<Row> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn passwords_are_not_printed() {
+        assert_eq!(
+            redact("postgres://ann:s3cret@db.example/versus"),
+            "postgres://ann:***@db.example/versus"
+        );
+        assert_eq!(redact("postgres://ann@db/versus"), "postgres://ann@db/versus");
+        assert_eq!(redact("postgresql://a:b@h"), "postgresql://a:***@h");
+        assert_eq!(redact("/var/db.sqlite"), "/var/db.sqlite");
+    }
 
     #[test]
     fn placeholders_become_dollars_outside_quotes_only() {

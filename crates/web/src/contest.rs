@@ -75,7 +75,7 @@ impl Default for Rules {
 impl Contest {
     /// The contest over the store the runner `config` names.
     pub fn open(config: Config, rules: Rules) -> Result<Contest, ContestError> {
-        Ok(Contest { db: Mutex::new(Db::open(&config.db)?), config, rules })
+        Ok(Contest { db: Mutex::new(Db::connect(&config.db)?), config, rules })
     }
 }
 

@@ -215,11 +215,17 @@ pub async fn host(
     config: versus_contest::runner::Config,
     rules: contest::Rules,
 ) -> std::io::Result<()> {
-    let store = Store::open(&config.db).map_err(std::io::Error::other)?;
+    // The league's store lives in the SQLite file beside the contest's
+    // tables; a contest on PostgreSQL serves the contest alone.
+    let store = if versus_sql::is_postgres(&config.db) {
+        None
+    } else {
+        Some(Store::open(std::path::Path::new(&config.db)).map_err(std::io::Error::other)?)
+    };
     let contest = contest::Contest::open(config.clone(), rules).map_err(std::io::Error::other)?;
     let runner = versus_contest::runner::Runner::start(config).map_err(std::io::Error::other)?;
     let listener = tokio::net::TcpListener::bind(addr).await?;
-    let served = axum::serve(listener, app(AppState::with_contest(Some(store), contest))).await;
+    let served = axum::serve(listener, app(AppState::with_contest(store, contest))).await;
     runner.stop();
     served
 }

@@ -409,8 +409,11 @@ pub fn features(pos: &Position) -> [i32; 3] {
 /// Empty cells at the start: the evaluation's opening weights apply there.
 const OPENING_EMPTIES: i32 = 45;
 
+/// The hand-written evaluation of `pos` for the side to move, in hundredths
+/// of a piece.
 #[inline(always)]
-fn evaluate(pos: &Position, w: &Weights) -> i32 {
+#[must_use]
+pub fn evaluate(pos: &Position, w: &Weights) -> i32 {
     if w.safe == [0, 0] && w.mobility == [0, 0] && w.material[0] == w.material[1] {
         return w.material[0] * (pos.own().count_ones() as i32 - pos.opp().count_ones() as i32)
             + w.tempo;

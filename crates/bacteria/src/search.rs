@@ -813,6 +813,10 @@ impl Searcher {
             self.acc[p] = net.update(&self.acc[p - 1], self.line[p - 1], self.line[p]);
             self.acc_valid[p] = true;
         }
+        // In the unit tests, every lazily updated accumulator is checked
+        // against one computed afresh from the node's own pieces.
+        #[cfg(test)]
+        assert_eq!(self.acc[ply], net.refresh(pos.pieces), "ply {ply}");
         net.evaluate(&self.acc[ply], pos.stm).clamp(-WIN_BOUND + 1, WIN_BOUND - 1)
     }
 
@@ -1086,6 +1090,26 @@ mod tests {
             let after = before.play(SearchMove::from_move(mv));
             assert_eq!(after, Position::from_state(&state), "{state}");
             assert_eq!(SearchMove::from_move(mv).to_move(), mv);
+        }
+    }
+
+    #[test]
+    fn the_network_searches_with_exact_accumulators() {
+        // evaluate_at checks each accumulator against a fresh one (cfg(test)).
+        let mut searcher = Searcher::new(Config { table_mb: 1, nnue: true, ..Config::STRONG });
+        let mut state = State::start();
+        let mut rng = versus_core::GameRng::new(21);
+        for turn in 0..40 {
+            if state.is_over() {
+                break;
+            }
+            let mv = if turn % 3 == 0 {
+                let moves = state.legal_moves();
+                moves[rng.below(moves.len() as u64) as usize]
+            } else {
+                searcher.search(&state, Limits { nodes: 20_000, ..Limits::depth(100) }).best
+            };
+            state.play(mv).unwrap();
         }
     }
 

@@ -21,7 +21,9 @@ use versus_league::store::{agent_hash, NewAgent, NewRun, RunId, RunKind, Store};
 /// The options every run shares.
 #[derive(Debug, Args)]
 pub struct RunArgs {
-    /// The SQLite store of runs and games (created if missing).
+    /// The store of runs and games: a SQLite file (created if missing), or
+    /// a PostgreSQL database (postgres://USER@HOST/DB) whose games workers
+    /// on any host play (`versus worker`).
     #[arg(long, default_value = "versus.sqlite")]
     db: PathBuf,
     /// Continue run N of the store where it stopped (its settings are stored;
@@ -48,6 +50,11 @@ pub struct RunArgs {
     /// The language of every `src:PATH` agent whose extension does not say it.
     #[arg(long, value_name = "LANG")]
     lang: Option<Language>,
+    /// With --db postgres://...: command-line agents name paths that exist
+    /// on every worker's host (otherwise they are refused; send sources as
+    /// src:FILE instead).
+    #[arg(long)]
+    shared_path: bool,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -109,11 +116,6 @@ pub struct LeagueArgs {
     /// Also write the table and crosstable as JSON to this file.
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
-    /// With --db postgres://...: command-line agents name paths that exist
-    /// on every worker's host (otherwise they are refused; send sources as
-    /// src:FILE instead).
-    #[arg(long)]
-    shared_path: bool,
     #[command(flatten)]
     run: RunArgs,
 }
@@ -178,6 +180,14 @@ fn check_entrants(entrants: &[Entrant]) -> Result<()> {
     Ok(())
 }
 
+/// A plan for the queue names a known game and sound entrants.
+fn check_plan(plan: &Plan) -> Result<()> {
+    if versus_games::find(&plan.game).is_none() {
+        bail!("unknown game {:?} (the games are: {})", plan.game, versus_games::names());
+    }
+    check_entrants(&plan.entrants)
+}
+
 fn jobs(args: &RunArgs) -> usize {
     args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from)).max(1)
 }
@@ -185,7 +195,7 @@ fn jobs(args: &RunArgs) -> usize {
 /// Creates the run in the store, or loads the run to resume.
 fn open_run(args: &RunArgs, kind: RunKind, plan: Option<Plan>) -> Result<(Store, RunId, Plan)> {
     if crate::worker::is_postgres(&args.db.to_string_lossy()) {
-        bail!("only leagues run on PostgreSQL so far; give this run a SQLite file as --db");
+        bail!("internal: a PostgreSQL run reached the SQLite store");
     }
     let mut store = Store::open(&args.db)?;
     if let Some(id) = args.resume {
@@ -309,6 +319,40 @@ pub fn sprt(args: &SprtArgs) -> Result<()> {
         }
         _ => bail!("give the game, the agent under test and the base agent (or --resume N)"),
     };
+    let db = args.run.db.to_string_lossy();
+    if crate::worker::is_postgres(&db) {
+        if let Some(plan) = &plan {
+            check_plan(plan)?;
+        }
+        let jobs = args.run.jobs.unwrap_or_else(|| jobs(&args.run));
+        let mut line = ProgressLine::new();
+        let followed = crate::worker::follow(
+            &db,
+            plan,
+            args.run.resume,
+            jobs,
+            args.run.shared_path,
+            &mut |f| match &f.plan.schedule {
+                Schedule::Sprt { sprt, .. } => {
+                    line.show(&sprt_line(&sprt_report(&f.standing, sprt), sprt));
+                }
+                Schedule::League { .. } => {}
+            },
+        )?;
+        line.done();
+        let Schedule::Sprt { sprt, .. } = &followed.plan.schedule else {
+            bail!("run {} is not an SPRT", followed.run.0);
+        };
+        let report = sprt_report(&followed.standing, sprt);
+        let summary = sprt_summary(
+            &report,
+            sprt,
+            &followed.standing.names,
+            &harness_line(&followed.standing),
+        );
+        print!("{summary}");
+        return crate::worker::conclude(followed, summary.lines().last().unwrap_or_default());
+    }
     let (mut store, id, plan) = open_run(&args.run, RunKind::Sprt, plan)?;
     let Schedule::Sprt { sprt, .. } = plan.schedule else {
         bail!("run {} is not an SPRT", id.0);
@@ -379,14 +423,29 @@ pub fn league(args: &LeagueArgs) -> Result<()> {
     let db = args.run.db.to_string_lossy();
     if crate::worker::is_postgres(&db) {
         if let Some(plan) = &plan {
-            if versus_games::find(&plan.game).is_none() {
-                bail!("unknown game {:?} (the games are: {})", plan.game, versus_games::names());
-            }
-            check_entrants(&plan.entrants)?;
+            check_plan(plan)?;
         }
         // -j 0: only schedule and report; the workers play.
         let jobs = args.run.jobs.unwrap_or_else(|| jobs(&args.run));
-        let standing = crate::worker::league(&db, plan, args.run.resume, jobs, args.shared_path)?;
+        let mut line = ProgressLine::new();
+        let followed = crate::worker::follow(
+            &db,
+            plan,
+            args.run.resume,
+            jobs,
+            args.run.shared_path,
+            &mut |f| {
+                line.show(&crate::worker::progress_text(f));
+            },
+        )?;
+        line.done();
+        if !matches!(followed.plan.schedule, Schedule::League { .. }) {
+            bail!("run {} is not a league", followed.run.0);
+        }
+        let standing = followed.standing.clone();
+        print!("{}", league_table(&standing));
+        println!("{}", harness_line(&standing));
+        crate::worker::conclude(followed, &format!("{} games", standing.games()))?;
         return write_outputs(args, &standing);
     }
     let (mut store, id, plan) = open_run(&args.run, RunKind::League, plan)?;

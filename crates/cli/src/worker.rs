@@ -1,17 +1,17 @@
-//! `versus worker`, `versus workers` and `versus league --db postgres://...`:
+//! `versus worker`, `versus workers` and `versus league|sprt --db postgres://...`:
 //! the PostgreSQL work queue (crate `versus-queue`) from the command line.
 
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use versus_league::report::{harness_line, league_table};
-use versus_league::runner::Plan;
+use versus_league::runner::{Plan, Schedule, Standing};
+use versus_league::stats::SprtStatus;
 use versus_queue::worker::{self, WorkerOptions};
-use versus_queue::{Queue, RunId};
+use versus_queue::{Progress, Queue, RunId};
 
 /// Whether `--db` names a PostgreSQL database rather than a SQLite file.
 pub fn is_postgres(db: &str) -> bool {
@@ -160,16 +160,44 @@ pub fn list_workers(args: &WorkersArgs) -> Result<()> {
     Ok(())
 }
 
-/// `versus league --db postgres://...`: schedules the league (or follows run
-/// `resume`), plays with `jobs` local threads as one more worker (none for
-/// 0), and reports as results arrive until every game is in.
-pub fn league(
+/// A run followed on the queue to its end, with what its report needs.
+pub struct Followed {
+    pub queue: Queue,
+    pub run: RunId,
+    pub plan: Plan,
+    pub standing: Standing,
+    pub progress: Progress,
+    /// Games per second since the follower started.
+    pub rate: f64,
+}
+
+/// The progress line of a run on the queue.
+pub fn progress_text(f: &Followed) -> String {
+    let p = &f.progress;
+    let total = p.pending + p.leased + p.done + p.failed + p.cancelled;
+    let mut text = format!(
+        "games {}/{total}, {} being played, {} failed ({:.1} games/s)",
+        p.done, p.leased, p.failed, f.rate
+    );
+    if p.cancelled > 0 {
+        text.push_str(&format!(", {} not needed", p.cancelled));
+    }
+    text
+}
+
+/// `versus league|sprt --db postgres://...`: schedules the run (or follows
+/// run `resume`), plays with `jobs` local threads as one more worker (none
+/// for 0), and calls `show` as results arrive until every game is in. An
+/// SPRT that has decided is closed: its games not yet handed out are
+/// cancelled, and the ones being played are awaited.
+pub fn follow(
     db: &str,
     plan: Option<Plan>,
     resume: Option<i64>,
     jobs: usize,
     shared_path: bool,
-) -> Result<versus_league::runner::Standing> {
+    show: &mut dyn FnMut(&Followed),
+) -> Result<Followed> {
     let mut queue = Queue::connect(db).context("cannot open the queue")?;
     let run = match (plan, resume) {
         (Some(plan), None) => queue.schedule(&plan, shared_path)?,
@@ -177,58 +205,66 @@ pub fn league(
             queue.plan(RunId(id))?;
             RunId(id)
         }
-        _ => bail!("give a league to schedule or --resume N, not both"),
+        _ => bail!("give a run to schedule or --resume N, not both"),
     };
-    let total = queue.plan(run)?.slots().len();
+    let plan = queue.plan(run)?;
+    let total = plan.slots().len();
+    let what = match plan.schedule {
+        Schedule::League { .. } => "games",
+        Schedule::Sprt { .. } => "games at most (an SPRT stops when it decides)",
+    };
     eprintln!(
-        "run {} on PostgreSQL: {total} games for the workers (follow it again with --resume {})",
+        "run {} on PostgreSQL: {total} {what} for the workers (follow it again with --resume {})",
         run.0, run.0
     );
     let stop = AtomicBool::new(false);
     let local = (jobs > 0).then(|| WorkerOptions {
         jobs,
-        name: format!("{}-league-{}", worker::host_name(), std::process::id()),
+        name: format!("{}-run-{}-{}", worker::host_name(), run.0, std::process::id()),
         ..WorkerOptions::new(db)
     });
-    let terminal = io::stderr().is_terminal();
     let started = Instant::now();
-    let standing = thread::scope(|scope| -> Result<_> {
+    let mut followed = Followed {
+        standing: queue.standing(run)?,
+        progress: queue.progress(run)?,
+        queue,
+        run,
+        plan,
+        rate: 0.0,
+    };
+    thread::scope(|scope| -> Result<()> {
         let local = local.as_ref().map(|options| {
             let stop = &stop;
             scope.spawn(move || {
                 worker::run(options, stop, &|line| eprintln!("local worker: {line}"))
             })
         });
-        let mut last_shown = None::<Instant>;
-        let result: Result<()> = loop {
-            let progress = match queue.progress(run) {
-                Ok(progress) => progress,
-                Err(error) => break Err(error.into()),
-            };
-            let rate = progress.done as f64 / started.elapsed().as_secs_f64().max(1e-9);
-            let text = format!(
-                "games {}/{total}, {} being played, {} failed ({rate:.1} games/s)",
-                progress.done, progress.leased, progress.failed
-            );
-            if terminal {
-                eprint!("\r\x1b[2K{text}");
-            } else if last_shown.is_none_or(|t| t.elapsed() >= Duration::from_secs(5))
-                || progress.finished()
-            {
-                eprintln!("{text}");
-                last_shown = Some(Instant::now());
+        let mut seen = None;
+        let result: Result<()> = (|| loop {
+            let f = &mut followed;
+            f.progress = f.queue.progress(run)?;
+            if seen != Some(f.progress) {
+                // Only new results change the standing.
+                f.standing = f.queue.standing(run)?;
+                seen = Some(f.progress);
             }
-            if progress.finished() {
-                if terminal {
-                    eprintln!();
+            f.rate = f.progress.done as f64 / started.elapsed().as_secs_f64().max(1e-9);
+            if let Schedule::Sprt { sprt, .. } = &f.plan.schedule {
+                let open = f.progress.pending > 0 || f.progress.leased > 0;
+                if open && sprt.status(&f.standing.pentanomial) != SprtStatus::Continue {
+                    f.queue.close_run(run)?;
+                    f.progress = f.queue.progress(run)?;
                 }
-                break Ok(());
+            }
+            show(f);
+            if f.progress.finished() {
+                return Ok(());
             }
             if local.as_ref().is_some_and(|h| h.is_finished()) {
-                break Ok(());
+                return Ok(());
             }
             thread::sleep(Duration::from_millis(250));
-        };
+        })();
         stop.store(true, Ordering::Relaxed);
         if let Some(handle) = local {
             match handle.join() {
@@ -239,12 +275,16 @@ pub fn league(
                 Err(_) => bail!("the local worker panicked"),
             }
         }
-        result?;
-        Ok(queue.standing(run)?)
+        result
     })?;
-    let failures = queue.failures(run)?;
-    print!("{}", league_table(&standing));
-    println!("{}", harness_line(&standing));
+    Ok(followed)
+}
+
+/// The end of a run's report: a line per worker (so a bad host shows), the
+/// games that could not be played; the run is marked finished with
+/// `conclusion` once every game is in.
+pub fn conclude(mut followed: Followed, conclusion: &str) -> Result<()> {
+    let (queue, run) = (&mut followed.queue, followed.run);
     println!(
         "\nworker                     host                  games flagged faults  max lag ms  load"
     );
@@ -260,15 +300,15 @@ pub fn league(
             share.mean_load
         );
     }
+    let failures = queue.failures(run)?;
     for (slot, error) in &failures {
         println!("slot {slot} could not be played: {error}");
     }
-    let progress = queue.progress(run)?;
-    if progress.finished() {
-        queue.finish_run(run, &format!("{} games", standing.games()))?;
+    if queue.progress(run)?.finished() {
+        queue.finish_run(run, conclusion)?;
     }
     if !failures.is_empty() {
         bail!("{} games of run {} could not be played", failures.len(), run.0);
     }
-    Ok(standing)
+    Ok(())
 }

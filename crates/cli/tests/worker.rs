@@ -237,3 +237,46 @@ fn contest_games_are_played_by_workers_and_a_killed_workers_game_by_another() {
     assert_eq!(holder, ["rescuer"]);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// An SPRT on PostgreSQL: scheduled with -j 0, played by two worker
+/// processes, decided by the scheduler as results arrive (strong beats
+/// random at Domineering every game, so H1 comes within a few dozen games;
+/// a 400 ms clock that strong mostly uses keeps the games few per poll);
+/// then no further game is handed out, the workers go idle and exit, and
+/// the report says H1 with the games actually played.
+#[test]
+fn an_sprt_on_postgres_stops_handing_out_games_once_it_decides() {
+    let Some(cluster) = cluster() else { return };
+    let url = cluster.url();
+    let scheduler = Command::new(VERSUS)
+        .args(["sprt", "--db", &url, "domineering", "builtin:strong", "builtin:random"])
+        .args(["--elo0", "0", "--elo1", "100", "--max-games", "400", "-j", "0"])
+        .args(["--time-ms", "400"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut queue = Queue::connect(&url).unwrap();
+    wait_until("the SPRT to be scheduled", || queue.plan(RunId(1)).is_ok());
+    let players = [worker(&url, "p1", "30"), worker(&url, "p2", "30")];
+    let report = scheduler.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&report.stdout);
+    assert!(report.status.success(), "{}", String::from_utf8_lossy(&report.stderr));
+    assert!(stdout.contains("H1 accepted"), "{stdout}");
+    for mut player in players {
+        assert!(player.wait().unwrap().success(), "an idle worker exits cleanly");
+    }
+    let progress = queue.progress(RunId(1)).unwrap();
+    assert!(progress.finished(), "{progress:?}");
+    assert!(progress.done >= 6 && progress.done <= 100, "{progress:?}");
+    assert_eq!(progress.done + progress.cancelled + progress.failed, 400, "{progress:?}");
+    let games = queue.games(RunId(1)).unwrap();
+    assert_eq!(games.len() as i64, progress.done, "each game counted once");
+    let report_games = format!("games {} W {}", progress.done, progress.done);
+    assert!(stdout.contains(&report_games), "{report_games:?} in {stdout}");
+    // The workers' lines of the report.
+    assert!(
+        stdout.lines().any(|l| l.starts_with("p1")) || stdout.lines().any(|l| l.starts_with("p2"))
+    );
+}

@@ -124,6 +124,12 @@ const MIGRATIONS: &[&str] = &[
     CREATE UNIQUE INDEX games_counted_slot ON games (run_id, slot) WHERE harness_flag IS NULL;
     CREATE INDEX games_by_worker ON games (worker_id);
     ",
+    // 2: a slot an SPRT no longer needs once it has decided is 'cancelled'.
+    "
+    ALTER TABLE slots DROP CONSTRAINT slots_state_check;
+    ALTER TABLE slots ADD CONSTRAINT slots_state_check
+        CHECK (state IN ('pending', 'leased', 'done', 'failed', 'cancelled'));
+    ",
 ];
 
 /// The schema version this versus writes.
@@ -263,10 +269,12 @@ pub struct Progress {
     pub leased: i64,
     pub done: i64,
     pub failed: i64,
+    /// Not played: the run (an SPRT) was closed before they were needed.
+    pub cancelled: i64,
 }
 
 impl Progress {
-    /// Every slot is done or failed.
+    /// Every slot is done, failed or cancelled.
     #[must_use]
     pub fn finished(&self) -> bool {
         self.pending == 0 && self.leased == 0
@@ -353,15 +361,10 @@ impl Queue {
         Ok(row.get::<_, Option<i32>>(0).unwrap_or(0))
     }
 
-    /// Stores a league's plan, its agents as artifacts and one open slot per
+    /// Stores a league's or an SPRT's plan, its agents as artifacts and one open slot per
     /// game of its schedule, in one transaction. Command lines are refused
     /// unless `shared_path`.
     pub fn schedule(&mut self, plan: &Plan, shared_path: bool) -> Result<RunId, QueueError> {
-        if matches!(plan.schedule, Schedule::Sprt { .. }) {
-            return Err(QueueError::Plan(
-                "an SPRT cannot be scheduled on PostgreSQL yet; run it on SQLite".into(),
-            ));
-        }
         if versus_games::find(&plan.game).is_none() {
             return Err(QueueError::Plan(format!("unknown game {:?}", plan.game)));
         }
@@ -374,8 +377,8 @@ impl Queue {
         let mut tx = self.client.transaction()?;
         let run: i64 = tx
             .query_one(
-                "INSERT INTO runs (kind, game, plan) VALUES ('league', $1, $2) RETURNING id",
-                &[&plan.game, &plan_json],
+                "INSERT INTO runs (kind, game, plan) VALUES ($1, $2, $3) RETURNING id",
+                &[&plan_kind(plan), &plan.game, &plan_json],
             )?
             .get(0);
         for (index, (entrant, artifact)) in plan.entrants.iter().zip(&artifacts).enumerate() {
@@ -631,6 +634,7 @@ impl Queue {
                 "pending" => progress.pending = count,
                 "leased" => progress.leased = count,
                 "done" => progress.done = count,
+                "cancelled" => progress.cancelled = count,
                 _ => progress.failed = count,
             }
         }
@@ -785,6 +789,19 @@ impl Queue {
             .collect())
     }
 
+    /// Stops handing out a run's games (an SPRT that has decided): its
+    /// pending slots, and leased ones whose holder is gone (expired lease),
+    /// are cancelled; games being played may still be committed. Returns how
+    /// many slots were cancelled.
+    pub fn close_run(&mut self, run: RunId) -> Result<u64, QueueError> {
+        Ok(self.client.execute(
+            "UPDATE slots SET state = 'cancelled', lease_expires = NULL
+             WHERE run_id = $1
+               AND (state = 'pending' OR (state = 'leased' AND lease_expires < now()))",
+            &[&run.0],
+        )?)
+    }
+
     /// Marks a run finished with its conclusion.
     pub fn finish_run(&mut self, run: RunId, conclusion: &str) -> Result<(), QueueError> {
         self.client.execute(
@@ -792,6 +809,14 @@ impl Queue {
             &[&run.0, &conclusion],
         )?;
         Ok(())
+    }
+}
+
+/// The kind of run a plan schedules, as the `runs` table names it.
+fn plan_kind(plan: &Plan) -> &'static str {
+    match plan.schedule {
+        Schedule::League { .. } => "league",
+        Schedule::Sprt { .. } => "sprt",
     }
 }
 

@@ -292,16 +292,58 @@ fn a_command_on_the_schedulers_host_is_refused_without_shared_path() {
     // Nothing was stored.
     let run = queue.schedule(&plan, true).unwrap();
     assert_eq!(run, RunId(1), "the refused run left no row behind");
-    let mut sprt = plan.clone();
-    sprt.schedule = Schedule::Sprt {
-        sprt: versus_league::stats::Sprt::new(
-            0.0,
-            5.0,
-            0.05,
-            0.05,
-            versus_league::stats::EloModel::Normalized,
-        ),
-        max_pairs: 10,
+}
+
+/// An SPRT's slots are scheduled like a league's; once it has decided, its
+/// run is closed: no slot of it is handed out again, a game still being
+/// played commits, and the run counts as finished once that game is in.
+#[test]
+fn a_closed_sprt_hands_out_no_more_games_but_takes_the_ones_in_flight() {
+    use versus_league::stats::{EloModel, Sprt};
+    let Some(cluster) = cluster() else { return };
+    let mut queue = Queue::connect(&cluster.url()).unwrap();
+    let sprt = Sprt::new(0.0, 5.0, 0.05, 0.05, EloModel::Normalized);
+    let plan = Plan {
+        schedule: Schedule::Sprt { sprt, max_pairs: 10 },
+        ..league("domineering", &["builtin:greedy", "builtin:random"], 1, 1000)
     };
-    assert!(queue.schedule(&sprt, true).unwrap_err().to_string().contains("SPRT"));
+    let run = queue.schedule(&plan, false).unwrap();
+    let worker = queue
+        .register_worker(&NewWorker { name: "w".into(), host: "h".into(), cores: 1, jobs: 1 })
+        .unwrap();
+    let held = queue.lease(worker, Duration::from_secs(30)).unwrap().unwrap();
+    assert_eq!(held.slot, "0-1/0/0");
+    let expired = queue.lease(worker, Duration::from_millis(1)).unwrap().unwrap();
+    thread::sleep(Duration::from_millis(20));
+    let before = queue.progress(run).unwrap();
+    assert_eq!((before.pending, before.leased, before.cancelled), (18, 2, 0));
+
+    // 18 pending and the one whose lease expired; not the held one.
+    assert_eq!(queue.close_run(run).unwrap(), 19);
+    assert_eq!(queue.lease(worker, Duration::from_secs(30)).unwrap(), None);
+    assert!(!queue.progress(run).unwrap().finished(), "a game is still being played");
+    let slot = runner::Slot::parse(&held.slot).unwrap();
+    let mut record = Vec::new();
+    let outcome = versus_judge::run_game(
+        versus_games::find("domineering").unwrap(),
+        &plan.config(&slot),
+        &plan.agents(&slot),
+        &versus_judge::Limits::default(),
+        &mut |l| record.push(l),
+    )
+    .unwrap();
+    let lag = runner::judge_lag(&record);
+    let game = PlayedGame {
+        seats: slot.seats(),
+        outcome: &outcome,
+        record: &record,
+        lag: &lag,
+        harness_flag: None,
+    };
+    assert_eq!(queue.commit(&held, worker, &game).unwrap(), Committed::Counted);
+    assert_eq!(queue.commit(&expired, worker, &game).unwrap(), Committed::LeaseLost);
+    let after = queue.progress(run).unwrap();
+    assert_eq!((after.done, after.cancelled, after.pending, after.leased), (1, 19, 0, 0));
+    assert!(after.finished());
+    assert_eq!(queue.standing(run).unwrap().games(), 1);
 }

@@ -3,6 +3,7 @@
 
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -91,10 +92,16 @@ pub fn run_worker(args: &WorkerArgs) -> Result<()> {
         return contest_worker(args, &options);
     }
     eprintln!("worker {} ({} jobs) on {}", options.name, options.jobs, options.host);
-    let stop = AtomicBool::new(false);
+    let stop = stop_on_signals()?;
     let name = options.name.clone();
-    let report = worker::run(&options, &stop, &|line| eprintln!("{name}: {line}"))
-        .context("the worker stopped")?;
+    let over = AtomicBool::new(false);
+    let report = thread::scope(|scope| {
+        scope.spawn(|| announce_stop(&stop, &over, &name));
+        let report = worker::run(&options, &stop, &|line| eprintln!("{name}: {line}"));
+        over.store(true, Ordering::Relaxed);
+        report
+    })
+    .context("the worker stopped")?;
     eprintln!(
         "{name}: {} games counted, {} flagged for the harness, {} dropped (lease lost), \
          {} unplayable, {} reconnections",
@@ -115,18 +122,50 @@ fn contest_worker(args: &WorkerArgs, options: &WorkerOptions) -> Result<()> {
     if let Some(missing) = versus_sandbox::Host::get().shortcomings() {
         eprintln!("versus: warning: the sandbox is incomplete on this host: {missing}");
     }
+    let stop = stop_on_signals()?;
     let runner = Runner::start_players(config).context("cannot play the contest's games")?;
     eprintln!(
         "worker {} ({} jobs) on {}: playing the contest's games",
         options.name, options.jobs, options.host
     );
-    // The players run until the process ends.
-    loop {
-        thread::sleep(Duration::from_secs(2));
+    // The players run until a signal.
+    while !stop.load(Ordering::Relaxed) {
+        thread::sleep(Duration::from_millis(100));
         if runner.finished() {
             bail!("the contest's player threads stopped");
         }
     }
+    announce_stop(&stop, &AtomicBool::new(false), &options.name);
+    runner.stop();
+    eprintln!("{}: stopped", options.name);
+    Ok(())
+}
+
+/// A flag that the first Ctrl-C or SIGTERM sets (stop after the games in
+/// flight, which are committed); the second ends the process at once, as a
+/// `kill -9` would (its leases expire and other workers replay the games).
+fn stop_on_signals() -> Result<Arc<AtomicBool>> {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    let stop = Arc::new(AtomicBool::new(false));
+    for signal in [SIGINT, SIGTERM] {
+        // Registered first, so it sees the flag as the earlier signal left it.
+        signal_hook::flag::register_conditional_shutdown(signal, 130, Arc::clone(&stop))
+            .and_then(|_| signal_hook::flag::register(signal, Arc::clone(&stop)))
+            .context("cannot handle signals")?;
+    }
+    Ok(stop)
+}
+
+/// Says, once a signal sets `stop`, that the worker is finishing its games
+/// (nothing once the worker is `over` by itself).
+fn announce_stop(stop: &AtomicBool, over: &AtomicBool, name: &str) {
+    while !stop.load(Ordering::Relaxed) {
+        if over.load(Ordering::Relaxed) {
+            return;
+        }
+        thread::sleep(Duration::from_millis(50));
+    }
+    eprintln!("{name}: stopping after the games in flight (Ctrl-C again to quit at once)");
 }
 
 pub fn list_workers(args: &WorkersArgs) -> Result<()> {

@@ -280,3 +280,57 @@ fn an_sprt_on_postgres_stops_handing_out_games_once_it_decides() {
         stdout.lines().any(|l| l.starts_with("p1")) || stdout.lines().any(|l| l.starts_with("p2"))
     );
 }
+
+/// SIGTERM (as Ctrl-C's SIGINT) stops a worker cleanly: the game it is
+/// playing is finished and committed by it, no further game is leased, it
+/// exits with success and is no longer listed as live.
+#[test]
+fn a_signalled_worker_finishes_its_game_and_leaves() {
+    let Some(cluster) = cluster() else { return };
+    let url = cluster.url();
+    let mut queue = Queue::connect(&url).unwrap();
+    let plan = Plan {
+        game: "domineering".into(),
+        time: TimeControl { game_ms: 400, ready_ms: 3000, ..TimeControl::CONTEST },
+        seed: 5,
+        entrants: ["builtin:strong", "builtin:greedy"]
+            .iter()
+            .map(|s| Entrant { name: s[8..].into(), spec: (*s).into(), cwd: None })
+            .collect(),
+        schedule: Schedule::League { pairs: 10, gauntlet: None },
+        sandbox: false,
+    };
+    let run = queue.schedule(&plan, false).unwrap();
+    let quitter = Command::new(VERSUS)
+        .args(["worker", "--db", &url, "-j", "1", "--name", "quitter", "--lease-s", "30"])
+        .stdin(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut id = None;
+    wait_until("the worker to register", || {
+        id = worker_id(&mut queue, "quitter");
+        id.is_some()
+    });
+    let id = id.unwrap();
+    let mut held = Vec::new();
+    wait_until("a game in progress", || {
+        held = queue.held_by(id).unwrap();
+        !held.is_empty()
+    });
+    let signalled = Command::new("kill").args(["-TERM", &quitter.id().to_string()]).status();
+    assert!(signalled.unwrap().success());
+    let out = quitter.wait_with_output().unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{said}");
+    assert!(said.contains("stopping after the games in flight"), "{said}");
+    let games = queue.games(run).unwrap();
+    let (_, held_slot) = &held[0];
+    assert!(
+        games.iter().any(|g| &g.slot == held_slot && g.worker == id),
+        "the game it held was committed by it"
+    );
+    let progress = queue.progress(run).unwrap();
+    assert!(progress.pending > 0 && progress.leased == 0, "{progress:?}");
+    assert_eq!(worker_id(&mut queue, "quitter"), None, "no longer live");
+}

@@ -20,7 +20,7 @@ use versus_core::{
 };
 
 pub use child::{ChildEndpoint, ChildSpec, Limits, SandboxSettings};
-pub use source::FailedEndpoint;
+pub use source::{split_data, FailedEndpoint};
 pub use versus_sandbox::{BuildError, Language};
 
 /// One player of a game: a built-in agent or a program.

@@ -26,8 +26,8 @@ pub enum Artifact {
     /// `builtin:NAME?SETTINGS`, played in the worker's process.
     Builtin { spec: String, version: String },
     /// A source file: its name (which gives the language unless `language`
-    /// does) and its bytes.
-    Source { file_name: String, language: Option<String>, text: Vec<u8> },
+    /// does), its bytes and those of its data file (NYPC's `data.bin`).
+    Source { file_name: String, language: Option<String>, text: Vec<u8>, data: Option<Vec<u8>> },
     /// A command line whose paths exist on every worker (`--shared-path`).
     Command { command: String, cwd: Option<String> },
 }
@@ -41,13 +41,6 @@ impl Artifact {
             return Ok(Artifact::Builtin { spec: spec.to_owned(), version: VERSUS_VERSION.into() });
         }
         if let Some(rest) = spec.strip_prefix("src:") {
-            if rest.contains("?data=") {
-                return Err(QueueError::Agent {
-                    name: entrant.name.clone(),
-                    message: "a source with a data file (?data=) cannot be sent to workers yet"
-                        .into(),
-                });
-            }
             let (path, language) = match rest.rsplit_once("?lang=") {
                 Some((path, language)) => (path, Some(language.to_owned())),
                 None => (rest, None),
@@ -56,10 +49,24 @@ impl Artifact {
                 Some(cwd) => cwd.join(path),
                 None => PathBuf::from(path),
             };
-            let text = fs::read(&path).map_err(|e| QueueError::Agent {
-                name: entrant.name.clone(),
-                message: format!("cannot read its source {}: {e}", path.display()),
-            })?;
+            let (path, data_path) = versus_judge::split_data(&path);
+            let read = |path: &Path, what: &str| {
+                fs::read(path).map_err(|e| QueueError::Agent {
+                    name: entrant.name.clone(),
+                    message: format!("cannot read its {what} {}: {e}", path.display()),
+                })
+            };
+            let text = read(&path, "source")?;
+            // Checked before it is read: a refused data file is not sent.
+            let data = data_path
+                .map(|p| {
+                    versus_sandbox::check_data_file(&p).map_err(|e| QueueError::Agent {
+                        name: entrant.name.clone(),
+                        message: e.to_string(),
+                    })?;
+                    read(&p, "data file")
+                })
+                .transpose()?;
             let file_name = path
                 .file_name()
                 .and_then(|n| n.to_str())
@@ -69,7 +76,7 @@ impl Artifact {
                     message: format!("{} has no file name", path.display()),
                 })?
                 .to_owned();
-            return Ok(Artifact::Source { file_name, language, text });
+            return Ok(Artifact::Source { file_name, language, text, data });
         }
         if !shared_path {
             return Err(QueueError::Agent {
@@ -112,10 +119,15 @@ impl Artifact {
                 field(spec.as_bytes());
                 field(version.as_bytes());
             }
-            Artifact::Source { file_name, language, text } => {
+            Artifact::Source { file_name, language, text, data } => {
                 field(file_name.as_bytes());
                 field(language.as_deref().unwrap_or("").as_bytes());
                 field(text);
+                // Absent for a source without one, so that its hash is the
+                // one it had before data files travelled.
+                if let Some(data) = data {
+                    field(data);
+                }
             }
             Artifact::Command { command, cwd } => {
                 field(command.as_bytes());
@@ -133,18 +145,18 @@ impl Artifact {
             Artifact::Command { command, cwd } => {
                 Ok((command.clone(), cwd.as_ref().map(PathBuf::from)))
             }
-            Artifact::Source { file_name, language, text } => {
+            Artifact::Source { file_name, language, text, data } => {
                 let dir = cache.join(self.hash());
                 let path = dir.join(file_name);
-                if fs::read(&path).ok().as_deref() != Some(text.as_slice()) {
-                    fs::create_dir_all(&dir)?;
-                    // Written aside and renamed: a worker killed mid-write
-                    // leaves no half a source behind.
-                    let partial = dir.join(format!(".{file_name}.{}", std::process::id()));
-                    fs::write(&partial, text)?;
-                    fs::rename(&partial, &path)?;
-                }
+                write_once(&dir, file_name, text)?;
                 let mut spec = format!("src:{}", path.display());
+                if let Some(data) = data {
+                    // Its own name: the program sees it as data.bin anyway.
+                    let name = if file_name == DATA_NAME { "data-file" } else { DATA_NAME };
+                    write_once(&dir, name, data)?;
+                    spec.push_str("?data=");
+                    spec.push_str(name);
+                }
                 if let Some(language) = language {
                     spec.push_str("?lang=");
                     spec.push_str(language);
@@ -153,6 +165,22 @@ impl Artifact {
             }
         }
     }
+}
+
+/// The name of a source's data file in a worker's cache.
+const DATA_NAME: &str = "data.bin";
+
+/// Writes `bytes` as `dir/name` unless it already holds them: aside, then
+/// renamed, so a worker killed mid-write leaves no half a file behind.
+fn write_once(dir: &Path, name: &str, bytes: &[u8]) -> io::Result<()> {
+    let path = dir.join(name);
+    if fs::read(&path).ok().as_deref() != Some(bytes) {
+        fs::create_dir_all(dir)?;
+        let partial = dir.join(format!(".{name}.{}", std::process::id()));
+        fs::write(&partial, bytes)?;
+        fs::rename(&partial, &path)?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -179,7 +207,8 @@ mod tests {
             Artifact::Source {
                 file_name: "bot.py".into(),
                 language: None,
-                text: b"print('READY')\n".to_vec()
+                text: b"print('READY')\n".to_vec(),
+                data: None,
             }
         );
         // A worker's copy has the same bytes, under the artifact's hash.
@@ -196,6 +225,53 @@ mod tests {
         let missing = Artifact::from_entrant(&entrant("src:nope.py", Some(&dir)), false);
         assert!(missing.unwrap_err().to_string().contains("nope.py"));
         fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_data_file_travels_with_its_source_and_is_found_beside_the_copy() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::write(dir.path().join("bot.py"), "print('OK')\n").unwrap();
+        fs::write(dir.path().join("w.bin"), [0u8, 1, 2, 255]).unwrap();
+        let spec = "src:bot.py?data=w.bin?lang=pypy";
+        let source = Artifact::from_entrant(&entrant(spec, Some(dir.path())), false).unwrap();
+        assert_eq!(
+            source,
+            Artifact::Source {
+                file_name: "bot.py".into(),
+                language: Some("pypy".into()),
+                text: b"print('OK')\n".to_vec(),
+                data: Some(vec![0, 1, 2, 255]),
+            }
+        );
+        // On a worker: the copy's spec names the copied data file, which the
+        // judge resolves beside the copied source.
+        let cache = dir.path().join("cache");
+        let (local, _) = source.local_spec(&cache).unwrap();
+        let folder = cache.join(source.hash());
+        assert_eq!(
+            local,
+            format!("src:{}?data=data.bin?lang=pypy", folder.join("bot.py").display())
+        );
+        let path = local.strip_prefix("src:").unwrap().strip_suffix("?lang=pypy").unwrap();
+        let (copy, data) = versus_judge::split_data(Path::new(path));
+        assert_eq!(fs::read(copy).unwrap(), b"print('OK')\n");
+        assert_eq!(fs::read(data.unwrap()).unwrap(), [0, 1, 2, 255]);
+        // Other data bytes are another artifact; no data is yet another.
+        fs::write(dir.path().join("w.bin"), [0u8, 1, 2, 254]).unwrap();
+        let other = Artifact::from_entrant(&entrant(spec, Some(dir.path())), false).unwrap();
+        assert_ne!(other.hash(), source.hash());
+        let plain =
+            Artifact::from_entrant(&entrant("src:bot.py?lang=pypy", Some(dir.path())), false);
+        assert_ne!(plain.unwrap().hash(), source.hash());
+        // A missing or oversized data file is refused when scheduling.
+        let missing =
+            Artifact::from_entrant(&entrant("src:bot.py?data=no.bin", Some(dir.path())), false);
+        assert!(missing.unwrap_err().to_string().contains("no.bin"));
+        let big = fs::File::create(dir.path().join("big.bin")).unwrap();
+        big.set_len(versus_sandbox::MAX_DATA_BYTES + 1).unwrap();
+        let refused =
+            Artifact::from_entrant(&entrant("src:bot.py?data=big.bin", Some(dir.path())), false);
+        assert!(refused.unwrap_err().to_string().contains("big.bin"));
     }
 
     #[test]

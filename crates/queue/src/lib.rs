@@ -130,6 +130,8 @@ const MIGRATIONS: &[&str] = &[
     ALTER TABLE slots ADD CONSTRAINT slots_state_check
         CHECK (state IN ('pending', 'leased', 'done', 'failed', 'cancelled'));
     ",
+    // 3: a source's data file (NYPC's data.bin) travels with it.
+    "ALTER TABLE artifacts ADD COLUMN data BYTEA;",
 ];
 
 /// The schema version this versus writes.
@@ -404,7 +406,7 @@ impl Queue {
     pub fn local_plan(&mut self, run: RunId, cache: &std::path::Path) -> Result<Plan, QueueError> {
         let mut plan = self.plan(run)?;
         let rows = self.client.query(
-            "SELECT a.idx, a.name, f.kind, f.spec, f.version, f.language, f.source, f.cwd
+            "SELECT a.idx, a.name, f.kind, f.spec, f.version, f.language, f.source, f.cwd, f.data
              FROM run_agents a JOIN artifacts f ON f.hash = a.artifact
              WHERE a.run_id = $1 ORDER BY a.idx",
             &[&run.0],
@@ -430,6 +432,7 @@ impl Queue {
                     file_name: spec,
                     language: row.get(5),
                     text: row.get::<_, Option<Vec<u8>>>(6).unwrap_or_default(),
+                    data: row.get(8),
                 },
                 _ => Artifact::Command { command: spec, cwd: row.get(7) },
             };
@@ -841,15 +844,16 @@ fn insert_artifact(
     hash: &str,
     artifact: &Artifact,
 ) -> Result<(), QueueError> {
-    let (mut version, mut language, mut source, mut cwd) = (None, None, None, None);
+    let (mut version, mut language, mut source, mut cwd, mut data) = (None, None, None, None, None);
     let spec = match artifact {
         Artifact::Builtin { spec, version: v } => {
             version = Some(v.as_str());
             spec
         }
-        Artifact::Source { file_name, language: l, text } => {
+        Artifact::Source { file_name, language: l, text, data: d } => {
             language = l.as_deref();
             source = Some(text.as_slice());
+            data = d.as_deref();
             file_name
         }
         Artifact::Command { command, cwd: c } => {
@@ -859,9 +863,9 @@ fn insert_artifact(
     };
     // Content-addressed: the same artifact is stored once, whoever sends it.
     tx.execute(
-        "INSERT INTO artifacts (hash, kind, spec, version, language, source, cwd)
-         VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (hash) DO NOTHING",
-        &[&hash, &artifact.kind(), &spec, &version, &language, &source, &cwd],
+        "INSERT INTO artifacts (hash, kind, spec, version, language, source, cwd, data)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (hash) DO NOTHING",
+        &[&hash, &artifact.kind(), &spec, &version, &language, &source, &cwd, &data],
     )?;
     Ok(())
 }

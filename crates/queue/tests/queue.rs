@@ -347,3 +347,63 @@ fn a_closed_sprt_hands_out_no_more_games_but_takes_the_ones_in_flight() {
     assert!(after.finished());
     assert_eq!(queue.standing(run).unwrap().games(), 1);
 }
+
+/// A Python bot that passes at Domineering, but only if `data.bin` in its
+/// folder holds the bytes the test gave; otherwise it exits with 3.
+const NEEDS_DATA: &str = "import sys, os
+data = open('data.bin', 'rb').read() if os.path.exists('data.bin') else b''
+if data != bytes(range(256)) * 4:
+    sys.exit(3)
+for line in sys.stdin:
+    if line.startswith('READY'):
+        print('OK', flush=True)
+    elif line.startswith('TURN'):
+        print('MOVE -1 -1', flush=True)
+    elif line.startswith('FINISH'):
+        break
+";
+
+/// A source's data file reaches a worker with the source: the same bot
+/// with it plays, without it exits at once (the judge's CRASH), in games a
+/// worker plays from the queue's copies.
+#[test]
+fn a_sources_data_file_travels_to_the_worker() {
+    if !versus_sandbox::Host::get().can_isolate() {
+        eprintln!("SKIPPED: this host cannot isolate (bubblewrap, cgroups)");
+        return;
+    }
+    let Some(cluster) = cluster() else { return };
+    let url = cluster.url();
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("bot.py"), NEEDS_DATA).unwrap();
+    let data: Vec<u8> = (0..=255u8).cycle().take(1024).collect();
+    std::fs::write(dir.path().join("w.bin"), &data).unwrap();
+    let mut plan = league("domineering", &["src:bot.py?data=w.bin", "src:bot.py"], 1, 2000);
+    for entrant in &mut plan.entrants {
+        entrant.cwd = Some(dir.path().to_owned());
+    }
+    let mut queue = Queue::connect(&url).unwrap();
+    let run = queue.schedule(&plan, false).unwrap();
+    // The scheduler's files are gone before any worker plays.
+    drop(dir);
+    let home = tempfile::tempdir().unwrap();
+    let options = WorkerOptions { cache: home.path().join("cache"), ..options(&url, "w", 1) };
+    worker::run(&options, &AtomicBool::new(false), &|_| {}).unwrap();
+    let games = queue.games(run).unwrap();
+    assert_eq!(games.len(), 2);
+    for game in games {
+        let seats = runner::Slot::parse(&game.slot).unwrap().seats();
+        let faults = &game.outcome.faults;
+        let (with, without) = if seats.first == 0 {
+            (&faults.first, &faults.second)
+        } else {
+            (&faults.second, &faults.first)
+        };
+        assert!(with.is_none(), "data.bin was there: {:?}", game.outcome);
+        assert!(
+            matches!(without, Some(versus_core::Fault::Crash { detail }) if detail.contains('3')),
+            "{:?}",
+            game.outcome
+        );
+    }
+}

@@ -12,7 +12,7 @@ use clap::Args;
 use versus_league::runner::{Plan, Schedule, Standing};
 use versus_league::stats::SprtStatus;
 use versus_queue::worker::{self, WorkerOptions};
-use versus_queue::{Progress, Queue, RunId};
+use versus_queue::{NewWorker, Progress, Queue, RunId};
 
 /// Whether `--db` names a PostgreSQL database rather than a SQLite file.
 pub fn is_postgres(db: &str) -> bool {
@@ -124,21 +124,60 @@ fn contest_worker(args: &WorkerArgs, options: &WorkerOptions) -> Result<()> {
     }
     let stop = stop_on_signals()?;
     let runner = Runner::start_players(config).context("cannot play the contest's games")?;
+    // Registered with the queue's workers, so `versus workers` lists it.
+    let mut queue = Queue::connect(&args.db).context("cannot open the queue")?;
+    let id = queue.register_worker(&NewWorker {
+        name: options.name.clone(),
+        host: options.host.clone(),
+        cores: thread::available_parallelism().map_or(1, usize::from) as i32,
+        jobs: options.jobs as i32,
+    })?;
     eprintln!(
         "worker {} ({} jobs) on {}: playing the contest's games",
         options.name, options.jobs, options.host
     );
     // The players run until a signal.
+    let mut beat = Instant::now();
     while !stop.load(Ordering::Relaxed) {
         thread::sleep(Duration::from_millis(100));
         if runner.finished() {
             bail!("the contest's player threads stopped");
         }
+        if beat.elapsed() >= options.heartbeat {
+            beat = Instant::now();
+            // A failed beat (the server restarting) is retried at the next;
+            // the games' own leases are renewed by the players.
+            if let Err(error) = queue.heartbeat(id, options.lease, &[]) {
+                eprintln!("{}: heartbeat: {error}", options.name);
+                if let Ok(again) = Queue::connect(&args.db) {
+                    queue = again;
+                }
+            }
+        }
     }
     announce_stop(&stop, &AtomicBool::new(false), &options.name);
     runner.stop();
+    if let Err(error) = queue.worker_stopped(id) {
+        eprintln!("{}: cannot mark the worker stopped: {error}", options.name);
+    }
     eprintln!("{}: stopped", options.name);
     Ok(())
+}
+
+/// Contest games by the worker name that plays them: (in flight, done);
+/// empty where no contest was ever hosted on the database.
+fn contest_games(db: &str) -> std::collections::HashMap<String, (i64, i64)> {
+    let Ok(conn) = versus_sql::Conn::open(db) else { return Default::default() };
+    let rows = conn.query(
+        "SELECT worker, sum(CASE WHEN status = 'running' THEN 1 ELSE 0 END),
+                sum(CASE WHEN status = 'done' THEN 1 ELSE 0 END)
+         FROM contest_matches WHERE worker IS NOT NULL GROUP BY worker",
+        &[],
+    );
+    rows.unwrap_or_default()
+        .iter()
+        .filter_map(|row| Some((row.get(0).ok()?, (row.get(1).ok()?, row.get(2).ok()?))))
+        .collect()
 }
 
 /// A flag that the first Ctrl-C or SIGTERM sets (stop after the games in
@@ -173,6 +212,7 @@ pub fn list_workers(args: &WorkersArgs) -> Result<()> {
     let within = seconds(args.within_s, "--within-s")?;
     let mut queue = Queue::connect(&args.db).context("cannot open the queue")?;
     let rows = queue.live_workers(within)?;
+    let contest = contest_games(&args.db);
     let mut out = io::stdout().lock();
     writeln!(
         out,
@@ -180,6 +220,8 @@ pub fn list_workers(args: &WorkersArgs) -> Result<()> {
         "id", "name", "host", "cores", "jobs", "in flight", "games", "heartbeat"
     )?;
     for row in &rows {
+        // League and SPRT games, and the contest's played under its name.
+        let (contest_in_flight, contest_done) = contest.get(&row.name).copied().unwrap_or((0, 0));
         writeln!(
             out,
             "{:>5}  {:<24} {:<20} {:>5} {:>4} {:>9} {:>8} {:>8.1} s",
@@ -188,8 +230,8 @@ pub fn list_workers(args: &WorkersArgs) -> Result<()> {
             row.host,
             row.cores,
             row.jobs,
-            row.in_flight,
-            row.games,
+            row.in_flight + contest_in_flight,
+            row.games + contest_done,
             row.heartbeat_age_s
         )?;
     }

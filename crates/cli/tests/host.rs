@@ -47,10 +47,14 @@ struct Host(Child);
 
 impl Host {
     fn start(dir: &Path, port: u16) -> Host {
+        Host::start_on(dir, port, "contest.sqlite")
+    }
+
+    fn start_on(dir: &Path, port: u16, db: &str) -> Host {
         let child = Command::new(VERSUS)
             .current_dir(dir)
             .env("VERSUS_CACHE", dir.join("cache"))
-            .args(["host", "--db", "contest.sqlite", "--port", &port.to_string()])
+            .args(["host", "--db", db, "--port", &port.to_string()])
             .args(["--time-ms", "1500", "--submit-window", "0"])
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -180,6 +184,67 @@ fn a_submitted_starter_is_placed_and_rated_and_a_killed_host_loses_nothing() {
     let unknown = versus(&dir, &["leaderboard", "--server", &server, "chess"]);
     assert!(!unknown.status.success() && text(&unknown.stderr).contains("404"));
     drop(host);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The contest on PostgreSQL: `versus user add` and `versus host` on a
+/// postgres:// URL, a starter sent with `versus submit` is placed and
+/// rated, with a `versus worker --contest` on "another machine" playing
+/// some of its games beside the host's own player.
+#[test]
+fn a_host_on_postgres_rates_a_submission_with_a_worker_beside_it() {
+    let _one = ONE_HOST.lock().unwrap_or_else(|e| e.into_inner());
+    let cluster = match versus_sql::scratch::ScratchCluster::start(false) {
+        Ok(Some(cluster)) => cluster,
+        Ok(None) => {
+            eprintln!("SKIPPED: PostgreSQL is not installed (apt-get install postgresql)");
+            return;
+        }
+        Err(error) => panic!("PostgreSQL is installed but a cluster cannot start: {error}"),
+    };
+    let url = cluster.url();
+    let dir = folder("postgres");
+    let made = versus(&dir, &["new", "domineering", "--lang", "python", "bot"]);
+    assert!(made.status.success(), "{}", text(&made.stderr));
+    let added = versus(&dir, &["user", "add", "dana", "--db", &url]);
+    assert!(added.status.success(), "{}", text(&added.stderr));
+    let token = text(&added.stdout)
+        .lines()
+        .find_map(|l| l.strip_prefix("token ").map(str::to_owned))
+        .expect("a token is printed");
+    let port = free_port();
+    let server = format!("http://127.0.0.1:{port}");
+    let host = Host::start_on(&dir, port, &url);
+    let remote = Command::new(VERSUS)
+        .current_dir(&dir)
+        .env("VERSUS_CACHE", dir.join("remote-cache"))
+        .args(["worker", "--contest", "--db", &url, "-j", "1", "--name", "remote"])
+        .args(["--sources", "remote-sources"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let remote = Host(remote);
+    let sent = versus(
+        &dir,
+        &["submit", "--server", &server, "--token", &token, "domineering", "bot/bot.py"],
+    );
+    assert!(sent.status.success(), "{}", text(&sent.stderr));
+    let db = Db::connect(&url).unwrap();
+    wait_for("the rating", Duration::from_secs(180), || {
+        db.submission(SubmissionId(1)).unwrap().unwrap().state == SubmissionState::Rated
+    });
+    let board = versus(&dir, &["leaderboard", "--server", &server, "domineering"]);
+    assert!(text(&board.stdout).contains("dana"), "{}", text(&board.stdout));
+    let holders: Vec<String> = versus_sql::Conn::open(&url)
+        .unwrap()
+        .query("SELECT DISTINCT worker FROM contest_matches WHERE status = 'done'", &[])
+        .unwrap()
+        .iter()
+        .map(|r| r.get(0).unwrap())
+        .collect();
+    assert!(holders.iter().any(|w| w == "remote"), "the worker played: {holders:?}");
+    drop((host, remote));
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -220,6 +220,12 @@ fn contest_games_are_played_by_workers_and_a_killed_workers_game_by_another() {
     wait_until("every game to be played", || {
         ids.iter().all(|id| db.game_match(*id).unwrap().unwrap().status == MatchStatus::Done)
     });
+    // `versus workers` lists the contest's worker with the games it played.
+    let listed = versus(&["workers", "--db", &url]);
+    let listed = String::from_utf8_lossy(&listed.stdout);
+    let line = listed.lines().find(|l| l.contains("rescuer")).unwrap_or_else(|| panic!("{listed}"));
+    let games: i64 = line.split_whitespace().nth(6).unwrap().parse().unwrap();
+    assert!(games >= 1, "{listed}");
     rescuer.kill().unwrap();
     rescuer.wait().unwrap();
     let played = db.matches("domineering", None, 100).unwrap();

@@ -222,8 +222,15 @@ pub async fn host(
     } else {
         Some(Store::open(std::path::Path::new(&config.db)).map_err(std::io::Error::other)?)
     };
-    let contest = contest::Contest::open(config.clone(), rules).map_err(std::io::Error::other)?;
-    let runner = versus_contest::runner::Runner::start(config).map_err(std::io::Error::other)?;
+    // Off the async runtime: PostgreSQL's client blocks on a runtime of its own.
+    let (contest, runner) = tokio::task::spawn_blocking(move || {
+        let contest = contest::Contest::open(config.clone(), rules)?;
+        let runner = versus_contest::runner::Runner::start(config)?;
+        Ok::<_, versus_contest::ContestError>((contest, runner))
+    })
+    .await
+    .map_err(std::io::Error::other)?
+    .map_err(std::io::Error::other)?;
     let listener = tokio::net::TcpListener::bind(addr).await?;
     let served = axum::serve(listener, app(AppState::with_contest(store, contest))).await;
     runner.stop();

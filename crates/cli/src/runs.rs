@@ -180,6 +180,29 @@ fn check_entrants(entrants: &[Entrant]) -> Result<()> {
     Ok(())
 }
 
+/// Schedules `plan` on the PostgreSQL queue (or follows `--resume`), plays
+/// with `-j` local jobs (0: only schedules and reports; the workers play),
+/// and shows `progress` until every game is in.
+fn on_queue(
+    args: &RunArgs,
+    plan: Option<Plan>,
+    sprt: bool,
+    mut progress: impl FnMut(&crate::worker::Followed) -> String,
+) -> Result<crate::worker::Followed> {
+    if let Some(plan) = &plan {
+        check_plan(plan)?;
+    }
+    let db = args.db.to_string_lossy();
+    let jobs = args.jobs.unwrap_or_else(|| jobs(args));
+    let mut line = ProgressLine::new();
+    let followed =
+        crate::worker::follow(&db, plan, args.resume, sprt, jobs, args.shared_path, &mut |f| {
+            line.show(&progress(f));
+        })?;
+    line.done();
+    Ok(followed)
+}
+
 /// A plan for the queue names a known game and sound entrants.
 fn check_plan(plan: &Plan) -> Result<()> {
     if versus_games::find(&plan.game).is_none() {
@@ -319,27 +342,11 @@ pub fn sprt(args: &SprtArgs) -> Result<()> {
         }
         _ => bail!("give the game, the agent under test and the base agent (or --resume N)"),
     };
-    let db = args.run.db.to_string_lossy();
-    if crate::worker::is_postgres(&db) {
-        if let Some(plan) = &plan {
-            check_plan(plan)?;
-        }
-        let jobs = args.run.jobs.unwrap_or_else(|| jobs(&args.run));
-        let mut line = ProgressLine::new();
-        let followed = crate::worker::follow(
-            &db,
-            plan,
-            args.run.resume,
-            jobs,
-            args.run.shared_path,
-            &mut |f| match &f.plan.schedule {
-                Schedule::Sprt { sprt, .. } => {
-                    line.show(&sprt_line(&sprt_report(&f.standing, sprt), sprt));
-                }
-                Schedule::League { .. } => {}
-            },
-        )?;
-        line.done();
+    if crate::worker::is_postgres(&args.run.db.to_string_lossy()) {
+        let followed = on_queue(&args.run, plan, true, |f| match &f.plan.schedule {
+            Schedule::Sprt { sprt, .. } => sprt_line(&sprt_report(&f.standing, sprt), sprt),
+            Schedule::League { .. } => crate::worker::progress_text(f),
+        })?;
         let Schedule::Sprt { sprt, .. } = &followed.plan.schedule else {
             bail!("run {} is not an SPRT", followed.run.0);
         };
@@ -420,28 +427,8 @@ pub fn league(args: &LeagueArgs) -> Result<()> {
             sandbox: args.run.sandbox,
         })
     };
-    let db = args.run.db.to_string_lossy();
-    if crate::worker::is_postgres(&db) {
-        if let Some(plan) = &plan {
-            check_plan(plan)?;
-        }
-        // -j 0: only schedule and report; the workers play.
-        let jobs = args.run.jobs.unwrap_or_else(|| jobs(&args.run));
-        let mut line = ProgressLine::new();
-        let followed = crate::worker::follow(
-            &db,
-            plan,
-            args.run.resume,
-            jobs,
-            args.run.shared_path,
-            &mut |f| {
-                line.show(&crate::worker::progress_text(f));
-            },
-        )?;
-        line.done();
-        if !matches!(followed.plan.schedule, Schedule::League { .. }) {
-            bail!("run {} is not a league", followed.run.0);
-        }
+    if crate::worker::is_postgres(&args.run.db.to_string_lossy()) {
+        let followed = on_queue(&args.run, plan, false, crate::worker::progress_text)?;
         let standing = followed.standing.clone();
         print!("{}", league_table(&standing));
         println!("{}", harness_line(&standing));

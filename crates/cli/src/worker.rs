@@ -267,7 +267,7 @@ pub fn progress_text(f: &Followed) -> String {
 }
 
 /// `versus league|sprt --db postgres://...`: schedules the run (or follows
-/// run `resume`), plays with `jobs` local threads as one more worker (none
+/// run `resume`, which must be an SPRT exactly when `sprt`), plays with `jobs` local threads as one more worker (none
 /// for 0), and calls `show` as results arrive until every game is in. An
 /// SPRT that has decided is closed: its games not yet handed out are
 /// cancelled, and the ones being played are awaited.
@@ -275,6 +275,7 @@ pub fn follow(
     db: &str,
     plan: Option<Plan>,
     resume: Option<i64>,
+    sprt: bool,
     jobs: usize,
     shared_path: bool,
     show: &mut dyn FnMut(&Followed),
@@ -289,6 +290,9 @@ pub fn follow(
         _ => bail!("give a run to schedule or --resume N, not both"),
     };
     let plan = queue.plan(run)?;
+    if matches!(plan.schedule, Schedule::Sprt { .. }) != sprt {
+        bail!("run {} is not {}", run.0, if sprt { "an SPRT" } else { "a league" });
+    }
     let total = plan.slots().len();
     let what = match plan.schedule {
         Schedule::League { .. } => "games",

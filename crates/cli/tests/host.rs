@@ -38,6 +38,16 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
+/// `versus user add NAME --db DB`: the API token it prints.
+fn add_user(dir: &Path, name: &str, db: &str) -> String {
+    let added = versus(dir, &["user", "add", name, "--db", db]);
+    assert!(added.status.success(), "{}", text(&added.stderr));
+    text(&added.stdout)
+        .lines()
+        .find_map(|l| l.strip_prefix("token ").map(str::to_owned))
+        .expect("a token is printed")
+}
+
 fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
@@ -105,12 +115,7 @@ fn a_submitted_starter_is_placed_and_rated_and_a_killed_host_loses_nothing() {
     let dir = folder("restart");
     let made = versus(&dir, &["new", "domineering", "--lang", "cpp", "bot"]);
     assert!(made.status.success(), "{}", text(&made.stderr));
-    let added = versus(&dir, &["user", "add", "alice", "--db", "contest.sqlite"]);
-    assert!(added.status.success(), "{}", text(&added.stderr));
-    let token = text(&added.stdout)
-        .lines()
-        .find_map(|l| l.strip_prefix("token ").map(str::to_owned))
-        .expect("a token is printed");
+    let token = add_user(&dir, "alice", "contest.sqlite");
     let again = versus(&dir, &["user", "add", "ALICE", "--db", "contest.sqlite"]);
     assert!(!again.status.success() && text(&again.stderr).contains("taken"));
 
@@ -206,12 +211,7 @@ fn a_host_on_postgres_rates_a_submission_with_a_worker_beside_it() {
     let dir = folder("postgres");
     let made = versus(&dir, &["new", "domineering", "--lang", "python", "bot"]);
     assert!(made.status.success(), "{}", text(&made.stderr));
-    let added = versus(&dir, &["user", "add", "dana", "--db", &url]);
-    assert!(added.status.success(), "{}", text(&added.stderr));
-    let token = text(&added.stdout)
-        .lines()
-        .find_map(|l| l.strip_prefix("token ").map(str::to_owned))
-        .expect("a token is printed");
+    let token = add_user(&dir, "dana", &url);
     let port = free_port();
     let server = format!("http://127.0.0.1:{port}");
     let host = Host::start_on(&dir, port, &url);
@@ -266,11 +266,7 @@ fn a_hostile_submission_is_rejected_with_its_verdict_and_pages_keep_coming() {
            while (true) fork();\n}\n",
     )
     .unwrap();
-    let added = versus(&dir, &["user", "add", "mallory", "--db", "contest.sqlite"]);
-    let token = text(&added.stdout)
-        .lines()
-        .find_map(|l| l.strip_prefix("token ").map(str::to_owned))
-        .expect("a token is printed");
+    let token = add_user(&dir, "mallory", "contest.sqlite");
     let port = free_port();
     let server = format!("http://127.0.0.1:{port}");
     let host = Host::start(&dir, port);

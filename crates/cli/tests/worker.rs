@@ -48,24 +48,28 @@ fn worker_id(queue: &mut Queue, name: &str) -> Option<WorkerId> {
     live.iter().find(|w| w.name == name).map(|w| w.id)
 }
 
+/// Games that think for most of a 400 ms clock: a worker is nearly always
+/// in the middle of one.
+fn thinking_league(seed: u64, pairs: u64) -> Plan {
+    Plan {
+        game: "domineering".into(),
+        time: TimeControl { game_ms: 400, ready_ms: 3000, ..TimeControl::CONTEST },
+        seed,
+        entrants: ["builtin:strong", "builtin:greedy"]
+            .iter()
+            .map(|s| Entrant { name: s[8..].into(), spec: (*s).into(), cwd: None })
+            .collect(),
+        schedule: Schedule::League { pairs, gauntlet: None },
+        sandbox: false,
+    }
+}
+
 #[test]
 fn a_worker_killed_mid_game_has_its_game_played_by_another_and_counted_once() {
     let Some(cluster) = cluster() else { return };
     let url = cluster.url();
     let mut queue = Queue::connect(&url).unwrap();
-    // Games that think for most of a 400 ms clock: a worker is nearly
-    // always in the middle of one.
-    let plan = Plan {
-        game: "domineering".into(),
-        time: TimeControl { game_ms: 400, ready_ms: 3000, ..TimeControl::CONTEST },
-        seed: 11,
-        entrants: ["builtin:strong", "builtin:greedy"]
-            .iter()
-            .map(|s| Entrant { name: s[8..].into(), spec: (*s).into(), cwd: None })
-            .collect(),
-        schedule: Schedule::League { pairs: 4, gauntlet: None },
-        sandbox: false,
-    };
+    let plan = thinking_league(11, 4);
     let run = queue.schedule(&plan, false).unwrap();
     let mut doomed = worker(&url, "doomed", "1.5");
     let id = {
@@ -295,17 +299,7 @@ fn a_signalled_worker_finishes_its_game_and_leaves() {
     let Some(cluster) = cluster() else { return };
     let url = cluster.url();
     let mut queue = Queue::connect(&url).unwrap();
-    let plan = Plan {
-        game: "domineering".into(),
-        time: TimeControl { game_ms: 400, ready_ms: 3000, ..TimeControl::CONTEST },
-        seed: 5,
-        entrants: ["builtin:strong", "builtin:greedy"]
-            .iter()
-            .map(|s| Entrant { name: s[8..].into(), spec: (*s).into(), cwd: None })
-            .collect(),
-        schedule: Schedule::League { pairs: 10, gauntlet: None },
-        sandbox: false,
-    };
+    let plan = thinking_league(5, 10);
     let run = queue.schedule(&plan, false).unwrap();
     let quitter = Command::new(VERSUS)
         .args(["worker", "--db", &url, "-j", "1", "--name", "quitter", "--lease-s", "30"])

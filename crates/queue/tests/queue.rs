@@ -153,6 +153,25 @@ fn three_workers_play_every_scheduled_game_once_and_the_same_games_as_sqlite() {
     assert_eq!(shares.iter().map(|s| s.games).sum::<i64>(), 24);
 }
 
+/// Plays a slot's game here, as a worker would.
+fn play(
+    plan: &Plan,
+    key: &str,
+) -> (runner::Slot, versus_core::Outcome, Vec<RecordLine>, versus_league::store::JudgeLag) {
+    let slot = runner::Slot::parse(key).unwrap();
+    let mut record = Vec::new();
+    let outcome = versus_judge::run_game(
+        versus_games::find(&plan.game).unwrap(),
+        &plan.config(&slot),
+        &plan.agents(&slot),
+        &versus_judge::Limits::default(),
+        &mut |l| record.push(l),
+    )
+    .unwrap();
+    let lag = runner::judge_lag(&record);
+    (slot, outcome, record, lag)
+}
+
 #[test]
 fn an_expired_lease_goes_to_another_worker_and_only_the_live_lease_commits() {
     let Some(cluster) = cluster() else { return };
@@ -178,17 +197,7 @@ fn an_expired_lease_goes_to_another_worker_and_only_the_live_lease_commits() {
     assert_ne!(again.token, second.token);
 
     // Play the slot's game once; b's stale lease cannot commit it, a's can.
-    let slot = runner::Slot::parse(&again.slot).unwrap();
-    let mut record = Vec::new();
-    let outcome = versus_judge::run_game(
-        versus_games::find("domineering").unwrap(),
-        &plan.config(&slot),
-        &plan.agents(&slot),
-        &versus_judge::Limits::default(),
-        &mut |l| record.push(l),
-    )
-    .unwrap();
-    let lag = runner::judge_lag(&record);
+    let (slot, outcome, record, lag) = play(&plan, &again.slot);
     let game = PlayedGame {
         seats: slot.seats(),
         outcome: &outcome,
@@ -322,17 +331,7 @@ fn a_closed_sprt_hands_out_no_more_games_but_takes_the_ones_in_flight() {
     assert_eq!(queue.close_run(run).unwrap(), 19);
     assert_eq!(queue.lease(worker, Duration::from_secs(30)).unwrap(), None);
     assert!(!queue.progress(run).unwrap().finished(), "a game is still being played");
-    let slot = runner::Slot::parse(&held.slot).unwrap();
-    let mut record = Vec::new();
-    let outcome = versus_judge::run_game(
-        versus_games::find("domineering").unwrap(),
-        &plan.config(&slot),
-        &plan.agents(&slot),
-        &versus_judge::Limits::default(),
-        &mut |l| record.push(l),
-    )
-    .unwrap();
-    let lag = runner::judge_lag(&record);
+    let (slot, outcome, record, lag) = play(&plan, &held.slot);
     let game = PlayedGame {
         seats: slot.seats(),
         outcome: &outcome,

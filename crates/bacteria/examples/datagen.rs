@@ -53,7 +53,8 @@ fn main() {
     std::thread::scope(|scope| {
         for _ in 0..threads {
             scope.spawn(|| {
-                let mut searcher = Searcher::new(Config { table_mb: 8, ..Config::STRONG });
+                let mut searcher =
+                    Searcher::new(Config { table_mb: 8, nnue: false, ..Config::STRONG });
                 while positions.load(Ordering::Relaxed) < target {
                     let k = next_game.fetch_add(1, Ordering::Relaxed);
                     let samples = self_play_game(&mut searcher, &settings, seed * 1_000_003 + k);

@@ -3,7 +3,8 @@
 //! and for a set of middle-game positions (reached by a fixed sequence of
 //! moves of the `strong` searcher) the nodes per second of 1 s searches.
 //! `-- --ms N` changes the middle-game search time; `-- --position P --ms N`
-//! searches one position for N ms. `-- --nnue` uses the learned evaluation;
+//! searches one position for N ms. `-- --classic` uses the hand-written
+//! evaluation instead of the network;
 //! `-- --start-ms N` sets the start position's budget (200 ms); `-- --v1`
 //! prints the start position's figures of the frozen `strong-v1` instead.
 
@@ -14,7 +15,7 @@ use versus_bacteria::State;
 
 /// Middle-game positions from self-play at a fixed depth.
 fn middle_games() -> Vec<State> {
-    let mut searcher = Searcher::new(Config::STRONG);
+    let mut searcher = Searcher::new(Config { nnue: false, ..Config::STRONG });
     let mut positions = Vec::new();
     let openings = ["22", "12", "21", "66", "67", "76"];
     for (i, first) in openings.iter().enumerate() {
@@ -55,7 +56,7 @@ fn main() {
         .position(|a| a == "--ms")
         .map_or(1000, |at| args[at + 1].parse().expect("--ms takes a number"));
 
-    let config = Config { nnue: args.iter().any(|a| a == "--nnue"), ..Config::STRONG };
+    let config = Config { nnue: !args.iter().any(|a| a == "--classic"), ..Config::STRONG };
     let start_ms: u64 = args
         .iter()
         .position(|a| a == "--start-ms")

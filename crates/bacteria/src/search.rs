@@ -539,7 +539,7 @@ impl Config {
         rfp_depth: 3,
         lmr_base: 50,
         lmr_divisor: 200,
-        nnue: false,
+        nnue: true,
         exact_endgame_empties: 6,
         table_mb: 32,
     };

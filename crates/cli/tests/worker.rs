@@ -113,6 +113,17 @@ fn a_worker_killed_mid_game_has_its_game_played_by_another_and_counted_once() {
     assert!(queue.progress(run).unwrap().finished());
 }
 
+/// A scheduling `versus league|sprt` process whose report is read at its end.
+fn scheduler(args: &[&str]) -> Child {
+    Command::new(VERSUS)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
 fn versus(args: &[&str]) -> Output {
     Command::new(VERSUS).args(args).stdin(Stdio::null()).output().unwrap()
 }
@@ -129,14 +140,18 @@ fn a_league_on_postgres_is_played_by_workers_and_reported() {
     assert!(!stderr.contains("panicked"));
 
     // -j 0 only schedules and reports; a worker process plays.
-    let scheduler = Command::new(VERSUS)
-        .args(["league", "--db", &url, "domineering", "builtin:random", "builtin:greedy"])
-        .args(["--games", "10", "-j", "0"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let scheduler = scheduler(&[
+        "league",
+        "--db",
+        &url,
+        "domineering",
+        "builtin:random",
+        "builtin:greedy",
+        "--games",
+        "10",
+        "-j",
+        "0",
+    ]);
     let mut queue = Queue::connect(&url).unwrap();
     wait_until("the league to be scheduled", || queue.plan(RunId(1)).is_ok());
     let listed = versus(&["workers", "--db", &url]);
@@ -258,15 +273,24 @@ fn contest_games_are_played_by_workers_and_a_killed_workers_game_by_another() {
 fn an_sprt_on_postgres_stops_handing_out_games_once_it_decides() {
     let Some(cluster) = cluster() else { return };
     let url = cluster.url();
-    let scheduler = Command::new(VERSUS)
-        .args(["sprt", "--db", &url, "domineering", "builtin:strong", "builtin:random"])
-        .args(["--elo0", "0", "--elo1", "100", "--max-games", "400", "-j", "0"])
-        .args(["--time-ms", "400"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let scheduler = scheduler(&[
+        "sprt",
+        "--db",
+        &url,
+        "domineering",
+        "builtin:strong",
+        "builtin:random",
+        "--elo0",
+        "0",
+        "--elo1",
+        "100",
+        "--max-games",
+        "400",
+        "-j",
+        "0",
+        "--time-ms",
+        "400",
+    ]);
     let mut queue = Queue::connect(&url).unwrap();
     wait_until("the SPRT to be scheduled", || queue.plan(RunId(1)).is_ok());
     let players = [worker(&url, "p1", "30"), worker(&url, "p2", "30")];

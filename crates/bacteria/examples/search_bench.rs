@@ -6,7 +6,8 @@
 //! searches one position for N ms. `-- --classic` uses the hand-written
 //! evaluation instead of the network;
 //! `-- --start-ms N` sets the start position's budget (200 ms); `-- --v1`
-//! prints the start position's figures of the frozen `strong-v1` instead.
+//! prints the start position's figures of the frozen `strong-v1` instead;
+//! `-- --multicut` and `-- --singular` switch those techniques on.
 
 use std::time::Duration;
 
@@ -56,7 +57,13 @@ fn main() {
         .position(|a| a == "--ms")
         .map_or(1000, |at| args[at + 1].parse().expect("--ms takes a number"));
 
-    let config = Config { nnue: !args.iter().any(|a| a == "--classic"), ..Config::STRONG };
+    let has = |flag: &str| args.iter().any(|a| a == flag);
+    let config = Config {
+        nnue: !has("--classic"),
+        multicut: Config::STRONG.multicut || has("--multicut"),
+        singular: Config::STRONG.singular || has("--singular"),
+        ..Config::STRONG
+    };
     let start_ms: u64 = args
         .iter()
         .position(|a| a == "--start-ms")

@@ -513,6 +513,17 @@ pub struct Config {
     pub lmr_divisor: i32,
     /// The learned evaluation ([`crate::nnue`]) instead of [`Weights`].
     pub nnue: bool,
+    /// Multi-cut: at a non-PV node of depth >= 6 whose static evaluation is
+    /// at least beta, the first 6 moves are searched 3 plies shallower; 3
+    /// of them at or above beta cut the node off.
+    pub multicut: bool,
+    /// Singular extensions: at depth >= 6, a table move with a lower bound
+    /// (or exact score) from at least depth - 3 is searched one ply deeper
+    /// when every other move, searched to half the depth, stays below its
+    /// score less `singular_margin` per ply.
+    pub singular: bool,
+    /// Singular extensions' margin per ply (hundredths of a piece).
+    pub singular_margin: i32,
     /// Empty cells at the root at or below which the search drops every
     /// unproven pruning, so that its proven results are exact.
     pub exact_endgame_empties: u32,
@@ -540,6 +551,9 @@ impl Config {
         lmr_base: 50,
         lmr_divisor: 200,
         nnue: true,
+        multicut: false,
+        singular: false,
+        singular_margin: 3,
         exact_endgame_empties: 6,
         table_mb: 32,
     };
@@ -626,6 +640,15 @@ fn from_tt(score: i16, ply: usize) -> i32 {
 
 const HISTORY_MAX: i32 = 16_384;
 
+/// Multi-cut: the least depth, the moves tried, the reduction of their
+/// searches, and the cut-offs among them that cut the node.
+const MULTICUT_DEPTH: i32 = 6;
+const MULTICUT_MOVES: usize = 6;
+const MULTICUT_REDUCTION: i32 = 3;
+const MULTICUT_CUTS: usize = 3;
+/// Singular extensions: the least depth.
+const SINGULAR_DEPTH: i32 = 6;
+
 /// An iterative-deepening principal-variation searcher with its tables.
 pub struct Searcher {
     config: Config,
@@ -633,6 +656,11 @@ pub struct Searcher {
     history: Vec<i32>,
     reductions: [[u8; 64]; 64],
     killers: [[SearchMove; 2]; MAX_PLY + 2],
+    /// The move a singular-extension search at each ply leaves out (NONE:
+    /// none).
+    excluded: [SearchMove; MAX_PLY + 2],
+    /// The depth of the current iteration (extensions stop at twice it).
+    root_depth: i32,
     /// The learned evaluation, when used: the network, the pieces of the
     /// node at each ply of the current line, and its accumulators, computed
     /// lazily (`acc_valid[ply]`) from the nearest valid ancestor.
@@ -687,6 +715,8 @@ impl Searcher {
             history: vec![0; 2 * 64 * 64],
             reductions,
             killers: [[SearchMove::NONE; 2]; MAX_PLY + 2],
+            excluded: [SearchMove::NONE; MAX_PLY + 2],
+            root_depth: 0,
             net: config.nnue.then(crate::nnue::embedded),
             line: vec![[0; 2]; MAX_PLY + 2],
             acc: vec![crate::nnue::Accumulator::default(); MAX_PLY + 2],
@@ -740,6 +770,7 @@ impl Searcher {
         let mut completed = 0;
         for depth in 1..=limits.depth.min(MAX_PLY as u32 - 8) {
             self.root_best = SearchMove::NONE;
+            self.root_depth = depth as i32;
             let result = self.aspiration(&pos, depth as i32, score);
             if self.root_best != SearchMove::NONE {
                 // A move proven better than the previous best, even in an
@@ -824,6 +855,52 @@ impl Searcher {
         self.nodes >= self.limits.nodes || self.start.elapsed() >= self.limits.hard
     }
 
+    /// Multi-cut: whether [`MULTICUT_CUTS`] of the first [`MULTICUT_MOVES`]
+    /// moves (the table's first) reach `beta` in a search
+    /// [`MULTICUT_REDUCTION`] plies shallower. Kept out of `negamax` so that
+    /// its move list is not on every node's stack frame.
+    #[inline(never)]
+    fn multicut(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        beta: i32,
+        ply: usize,
+        tt_move: SearchMove,
+    ) -> bool {
+        let mut list = MoveList::new();
+        let stm = pos.stm;
+        let history = if self.config.history { &self.history[stm << 12..] } else { &[][..] };
+        generate_scored(pos, &mut list, history);
+        for j in 0..list.len {
+            if list.moves[j] == tt_move {
+                list.scores[j] = i32::MAX;
+            }
+        }
+        let mut cuts = 0;
+        for j in 0..list.len.min(MULTICUT_MOVES) {
+            let mv = list.pick(j);
+            let score = -self.negamax(
+                &pos.play(mv),
+                depth - 1 - MULTICUT_REDUCTION,
+                -beta,
+                -beta + 1,
+                ply + 1,
+                true,
+            );
+            if self.stopped {
+                return false;
+            }
+            if score >= beta {
+                cuts += 1;
+                if cuts >= MULTICUT_CUTS {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
     #[allow(clippy::too_many_lines)]
     fn negamax(
         &mut self,
@@ -854,14 +931,19 @@ impl Searcher {
             return self.evaluate_at(pos, ply);
         }
         let pv = beta - alpha > 1;
+        // Set while a singular-extension search looks at every move but this
+        // one: the table neither cuts such a search off nor stores its result.
+        let excluded = self.excluded[ply];
         let key = pos.tt_key();
         let slot = (key as usize) & (self.table.len() - 1);
         let mut tt_move = SearchMove::NONE;
-        if self.config.transposition_table {
+        let mut tt_hit = None;
+        if self.config.transposition_table && excluded == SearchMove::NONE {
             let entry = self.table[slot];
             if entry.key == key && entry.bound != Bound::Empty {
                 tt_move = entry.mv;
                 let score = from_tt(entry.score, ply);
+                tt_hit = Some((score, i32::from(entry.depth), entry.bound));
                 if !pv
                     && i32::from(entry.depth) >= depth
                     && match entry.bound {
@@ -875,7 +957,10 @@ impl Searcher {
                 }
             }
         }
-        if self.config.iir && depth >= 4 && !(tt_move != SearchMove::NONE && pos.is_legal(tt_move))
+        if self.config.iir
+            && excluded == SearchMove::NONE
+            && depth >= 4
+            && !(tt_move != SearchMove::NONE && pos.is_legal(tt_move))
         {
             depth -= 1;
         }
@@ -893,6 +978,7 @@ impl Searcher {
         let pruning = !pv && !self.exact && beta.abs() < WIN_BOUND;
         let eval = self.evaluate_at(pos, ply);
         if pruning
+            && excluded == SearchMove::NONE
             && self.config.reverse_futility
             && depth <= self.config.rfp_depth
             && eval - self.config.rfp_margin * depth >= beta
@@ -905,7 +991,13 @@ impl Searcher {
         } else {
             i32::MIN
         };
-        if pruning && self.config.null_move && null_ok && depth >= 3 && eval >= beta {
+        if pruning
+            && excluded == SearchMove::NONE
+            && self.config.null_move
+            && null_ok
+            && depth >= 3
+            && eval >= beta
+        {
             let reduction = 2 + depth / 4;
             let score = -self.negamax(
                 &pos.play(SearchMove::PASS),
@@ -926,6 +1018,24 @@ impl Searcher {
         let stm = pos.stm;
         let use_history = self.config.history;
         let tt_move_legal = tt_move != SearchMove::NONE && pos.is_legal(tt_move);
+        if pruning
+            && self.config.multicut
+            && excluded == SearchMove::NONE
+            && depth >= MULTICUT_DEPTH
+            && eval >= beta
+            && self.multicut(
+                pos,
+                depth,
+                beta,
+                ply,
+                if tt_move_legal { tt_move } else { SearchMove::NONE },
+            )
+        {
+            return beta;
+        }
+        if self.stopped {
+            return 0;
+        }
         let mut list = MoveList::new();
         let mut generated = false;
         let mut next = 0;
@@ -957,7 +1067,7 @@ impl Searcher {
                 while next < list.len {
                     let candidate = list.pick(next);
                     next += 1;
-                    if !(tt_move_legal && candidate == tt_move) {
+                    if !(tt_move_legal && candidate == tt_move) && candidate != excluded {
                         mv = candidate;
                         break;
                     }
@@ -984,7 +1094,37 @@ impl Searcher {
             let child = pos.play(mv);
             let mut score;
             if i == 0 {
-                score = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, true);
+                let mut extension = 0;
+                if let Some((tt_score, tt_depth, tt_bound)) = tt_hit {
+                    if self.config.singular
+                        && tt_move_legal
+                        && ply > 0
+                        && depth >= SINGULAR_DEPTH
+                        && ply < 2 * self.root_depth as usize
+                        && tt_depth >= depth - 3
+                        && tt_bound != Bound::Upper
+                        && tt_score.abs() < WIN_BOUND
+                    {
+                        let singular_beta = tt_score - self.config.singular_margin * depth;
+                        self.excluded[ply] = tt_move;
+                        let others = self.negamax(
+                            pos,
+                            (depth - 1) / 2,
+                            singular_beta - 1,
+                            singular_beta,
+                            ply,
+                            false,
+                        );
+                        self.excluded[ply] = SearchMove::NONE;
+                        if self.stopped {
+                            return 0;
+                        }
+                        if others < singular_beta {
+                            extension = 1;
+                        }
+                    }
+                }
+                score = -self.negamax(&child, depth - 1 + extension, -beta, -alpha, ply + 1, true);
             } else {
                 let mut reduction = 0;
                 if self.config.late_move_reductions && !self.exact && depth >= 3 && i >= 3 {
@@ -1041,7 +1181,7 @@ impl Searcher {
             }
         }
 
-        if self.config.transposition_table {
+        if self.config.transposition_table && excluded == SearchMove::NONE {
             let bound = if best >= beta {
                 Bound::Lower
             } else if alpha > original_alpha {
@@ -1096,7 +1236,24 @@ mod tests {
     #[test]
     fn the_network_searches_with_exact_accumulators() {
         // evaluate_at checks each accumulator against a fresh one (cfg(test)).
-        let mut searcher = Searcher::new(Config { table_mb: 1, nnue: true, ..Config::STRONG });
+        searches_with_exact_accumulators(Config { table_mb: 1, nnue: true, ..Config::STRONG });
+    }
+
+    #[test]
+    fn multicut_and_singular_searches_keep_exact_accumulators() {
+        // Both search a node's moves twice (singular: the node itself again at
+        // the same ply, one move left out).
+        searches_with_exact_accumulators(Config {
+            table_mb: 1,
+            nnue: true,
+            multicut: true,
+            singular: true,
+            ..Config::STRONG
+        });
+    }
+
+    fn searches_with_exact_accumulators(config: Config) {
+        let mut searcher = Searcher::new(config);
         let mut state = State::start();
         let mut rng = versus_core::GameRng::new(21);
         for turn in 0..40 {
@@ -1118,7 +1275,15 @@ mod tests {
         // Positions a few turns before the cap: the whole game tree is small.
         let mut rng = versus_core::GameRng::new(11);
         let mut checked = 0;
-        let exact = Config { table_mb: 1, exact_endgame_empties: 49, ..Config::STRONG };
+        // Singular extensions stay on in the exact mode (they only search
+        // more); multi-cut is off there like every unproven pruning.
+        let exact = Config {
+            table_mb: 1,
+            exact_endgame_empties: 49,
+            multicut: true,
+            singular: true,
+            ..Config::STRONG
+        };
         let mut searcher = Searcher::new(exact);
         while checked < 12 {
             let mut state = State::start();

@@ -6,19 +6,31 @@
 //! player (the proof is exact), so this names who lost the game, and when.
 //!
 //! `sqlite3 db "select record from games where id = N" | cargo run --release
-//! -p versus-domineering --example flips -- 44 5000`
+//! -p versus-domineering --example flips -- 44 5000 [settings]` (settings of
+//! the solver as in `builtin:strong?sort_exact=24`).
 
 use std::io::Read;
 use std::time::{Duration, Instant};
 
 use versus_core::Side;
 use versus_domineering::rules::{Move, State, Values};
-use versus_domineering::search::{Engine, Features};
+use versus_domineering::search::{Engine, Features, STRONG_PARAMS};
+
+fn features(settings: &str) -> Features {
+    let mut values: Vec<f64> = STRONG_PARAMS.iter().map(|p| p.default).collect();
+    for pair in settings.split('&').filter(|s| !s.is_empty()) {
+        let (name, value) = pair.split_once('=').expect("NAME=VALUE");
+        let index = STRONG_PARAMS.iter().position(|p| p.name == name).expect("a parameter");
+        values[index] = value.parse().expect("a number");
+    }
+    Features::from_params(&values)
+}
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let max_empty: u32 = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(44);
     let ms: u64 = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(5000);
+    let settings = features(args.get(3).map_or("", String::as_str));
     let mut text = String::new();
     std::io::stdin().read_to_string(&mut text).expect("stdin");
     let mut rows = Vec::new();
@@ -41,7 +53,7 @@ fn main() {
     }
     let values = Values::from_rows(rows.try_into().expect("8 rows")).expect("values");
     let mut state = State::new(values);
-    let mut engine = Engine::new(&values, 22, Features::default());
+    let mut engine = Engine::new(&values, 22, settings);
     let mut last: Option<Side> = None;
     for mv in moves {
         let empties = state.empty().count_ones();

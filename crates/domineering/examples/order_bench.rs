@@ -3,7 +3,8 @@
 //! random move in four): a quick check of move ordering.
 //!
 //! `cargo run --release -p versus-domineering --example order_bench -- [positions] [depth] "history=1"`
-//! (depth 255: win/loss proofs at the komi from 44, 40 and 36 empty cells).
+//! (depth 255: win/loss proofs at the komi from 44, 40 and 36 empty cells;
+//! a fourth argument such as "48,44" sets the sizes).
 
 use std::time::{Duration, Instant};
 
@@ -30,7 +31,12 @@ fn main() {
     let base = Features::default();
     println!("| empty | base nodes | base ms | variant nodes | variant ms | same move |");
     println!("|---:|---:|---:|---:|---:|---:|");
-    let sizes = if depth == EXACT { [44, 40, 36] } else { [60, 54, 48] };
+    // Argument 4 (optional): the sizes, e.g. "48,44".
+    let sizes: Vec<u32> = match args.get(3) {
+        Some(list) => list.split(',').map(|n| n.parse().expect("a number")).collect(),
+        None if depth == EXACT => vec![44, 40, 36],
+        None => vec![60, 54, 48],
+    };
     for empties in sizes {
         let mut rng = GameRng::new(31);
         let mut totals = [(0u64, 0.0f64); 2];

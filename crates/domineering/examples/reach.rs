@@ -3,23 +3,40 @@
 //! given to a fresh engine for a win/loss proof (a null window at the
 //! komi) with a deadline of 1 s.
 //!
-//! `cargo run --release -p versus-domineering --example reach -- [positions per size] [ms]`
+//! `cargo run --release -p versus-domineering --example reach -- [positions per size] [ms] [settings] [sizes]`
+//! (settings as in `builtin:strong?sort_exact=28`, sizes as "44,48,52").
 
 use std::time::{Duration, Instant};
 
 use versus_core::{GameRng, Side};
 use versus_domineering::agents::{choose, Policy};
 use versus_domineering::rules::{Move, State, Values};
-use versus_domineering::search::{Engine, Features};
+use versus_domineering::search::{Engine, Features, STRONG_PARAMS};
+
+fn features(settings: &str) -> Features {
+    let mut values: Vec<f64> = STRONG_PARAMS.iter().map(|p| p.default).collect();
+    for pair in settings.split('&').filter(|s| !s.is_empty()) {
+        let (name, value) = pair.split_once('=').expect("NAME=VALUE");
+        let index = STRONG_PARAMS.iter().position(|p| p.name == name).expect("a parameter");
+        values[index] = value.parse().expect("a number");
+    }
+    Features::from_params(&values)
+}
 
 fn main() {
-    let args: Vec<u64> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
-    let per_size = args.first().copied().unwrap_or(10);
-    let ms = args.get(1).copied().unwrap_or(1000);
-    let mut engine = Engine::new(&Values::ZERO, 22, Features::default());
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let number =
+        |i: usize, default: u64| args.get(i).map_or(default, |a| a.parse().expect("a number"));
+    let per_size = number(0, 10);
+    let ms = number(1, 1000);
+    let settings = features(args.get(2).map_or("", String::as_str));
+    let sizes: Vec<u32> = args.get(3).map_or(vec![40, 42, 44, 46, 48, 50], |list| {
+        list.split(',').map(|n| n.parse().expect("a number")).collect()
+    });
+    let mut engine = Engine::new(&Values::ZERO, 22, settings);
     println!("| empty cells | positions | proved within {ms} ms | mean ms of the proved | max ms of the proved |");
     println!("|---:|---:|---:|---:|---:|");
-    for size in [40, 42, 44, 46, 48, 50] {
+    for size in sizes {
         let mut rng = GameRng::new(1717);
         let (mut positions, mut proved, mut total, mut longest) = (0, 0, 0.0f64, 0.0f64);
         while positions < per_size {

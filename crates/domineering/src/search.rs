@@ -306,19 +306,12 @@ fn line_packing(tables: &[LinePackings; 8], lines: u64) -> i32 {
     total
 }
 
-/// How a stored value bounds the true one.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Bound {
-    Lower = 1,
-    Upper = 2,
-    Exact = 3,
-}
-
-/// A remembered search result.
+/// A remembered search result: bounds on the value (`-INFINITY` and
+/// `INFINITY` where a side is unknown), both from a search of `depth`.
 #[derive(Clone, Copy, Debug)]
 struct Entry {
-    value: i32,
-    bound: Bound,
+    lower: i32,
+    upper: i32,
     depth: u8,
     /// The anchor of the best move, [`PASS_CODE`] for a pass, [`NO_MOVE`] for none.
     best: u8,
@@ -328,7 +321,8 @@ const PASS_CODE: u8 = 64;
 const NO_MOVE: u8 = 255;
 
 /// The transposition table: two `u64` per slot, the contested cells (never 0
-/// in a stored position, so a zeroed slot is empty) and the packed entry.
+/// in a stored position, so a zeroed slot is empty) and the packed entry
+/// (side and pass flag, depth, lower bound, best move, upper bound).
 #[derive(Clone, Debug)]
 struct Table {
     slots: Vec<u64>,
@@ -359,33 +353,48 @@ impl Table {
         if self.slots[slot] != empty || data & 3 != flags {
             return None;
         }
-        let bound = match (data >> 2) & 3 {
-            1 => Bound::Lower,
-            2 => Bound::Upper,
-            _ => Bound::Exact,
-        };
         Some(Entry {
-            value: i32::from((data >> 16) as u16 as i16),
-            bound,
+            lower: i32::from((data >> 16) as u16 as i16),
+            upper: i32::from((data >> 40) as u16 as i16),
             depth: (data >> 8) as u8,
             best: (data >> 32) as u8,
         })
     }
 
+    /// Stores `entry`; with `merge`, bounds already known for the same
+    /// position from a search as deep are kept where they are tighter (a
+    /// two-bound table), else the entry replaces them.
     #[inline]
-    fn store(&mut self, empty: u64, flags: u64, entry: Entry) {
+    fn store(&mut self, empty: u64, flags: u64, mut entry: Entry, merge: bool) {
         let slot = self.index(empty, flags);
         let old = self.slots[slot + 1];
         // Keep a deeper result of another position; a shallow one goes.
         if self.slots[slot] != 0 && self.slots[slot] != empty && (old >> 8) as u8 > entry.depth {
             return;
         }
+        if merge && self.slots[slot] == empty && old & 3 == flags && (old >> 8) as u8 == entry.depth
+        {
+            let lower = i32::from((old >> 16) as u16 as i16).max(entry.lower);
+            let upper = i32::from((old >> 40) as u16 as i16).min(entry.upper);
+            // Heuristic results can disagree; then the newer one stands.
+            if lower <= upper {
+                if entry.lower == -INFINITY {
+                    // A failed-low search has no best move to teach.
+                    let best = (old >> 32) as u8;
+                    if best != NO_MOVE {
+                        entry.best = best;
+                    }
+                }
+                entry.lower = lower;
+                entry.upper = upper;
+            }
+        }
         self.slots[slot] = empty;
         self.slots[slot + 1] = flags
-            | (entry.bound as u64) << 2
             | u64::from(entry.depth) << 8
-            | u64::from(entry.value as i16 as u16) << 16
-            | u64::from(entry.best) << 32;
+            | u64::from(entry.lower as i16 as u16) << 16
+            | u64::from(entry.best) << 32
+            | u64::from(entry.upper as i16 as u16) << 40;
     }
 
     fn clear(&mut self) {
@@ -438,6 +447,18 @@ pub struct Features {
     /// at 3 plies or more left, one ply shallower; 2 also the ninth on, at
     /// 6 plies or more left, two plies shallower.
     pub late_reduction: u8,
+    /// Order the placements of exact-search nodes with at least this many
+    /// empty cells by what they earn minus the evaluation of the position
+    /// they leave (0: never), rather than by what they earn alone.
+    pub sort_exact: u32,
+    /// The same at heuristic nodes with at least this many plies left (0: never).
+    pub sort_depth: u8,
+    /// Keep a lower and an upper bound per position in the table, merged
+    /// from searches of the same depth (rather than the last result only).
+    pub two_bounds: bool,
+    /// After a proved loss, try to prove losing by 1, 2, ... this many
+    /// points less than needed, and play the move that loses by least.
+    pub rescue: i32,
 }
 
 impl Default for Features {
@@ -458,6 +479,10 @@ impl Default for Features {
             solve_from: 64,
             history: false,
             late_reduction: 0,
+            sort_exact: 0,
+            sort_depth: 0,
+            two_bounds: false,
+            rescue: 0,
         }
     }
 }
@@ -468,7 +493,7 @@ const fn param(name: &'static str, default: f64, min: f64, max: f64, about: &'st
 
 /// `strong`'s tunable parameters (`builtin:strong?rest=5&tempo=5`), in the
 /// order [`Features::from_params`] reads them; the defaults are `strong`'s.
-pub const STRONG_PARAMS: [Param; 10] = [
+pub const STRONG_PARAMS: [Param; 14] = [
     param("tempo", 4.0, 0.0, 16.0, "weight of the best move now, in eighths of a point"),
     param("rest", 4.0, 0.0, 16.0, "weight of the contested rest beyond safe packings, in eighths"),
     param(
@@ -515,6 +540,28 @@ pub const STRONG_PARAMS: [Param; 10] = [
         2.0,
         "search late placements shallower first (0 off, 1 one ply, 2 up to two)",
     ),
+    param(
+        "sort_exact",
+        0.0,
+        0.0,
+        64.0,
+        "order exact-search moves by gain minus the evaluation after them from this many empties (0 off)",
+    ),
+    param(
+        "sort_depth",
+        0.0,
+        0.0,
+        64.0,
+        "order heuristic-search moves the same way with this many plies left or more (0 off)",
+    ),
+    param("tt2", 0.0, 0.0, 1.0, "keep both a lower and an upper bound per position in the table"),
+    param(
+        "rescue",
+        0.0,
+        0.0,
+        16.0,
+        "after a proved loss, prove losing by 1..N points and play the least loss",
+    ),
 ];
 
 impl Features {
@@ -533,6 +580,10 @@ impl Features {
             mobility_sixteenths: at(7) as i32,
             history: at(8) != 0.0,
             late_reduction: at(9) as u8,
+            sort_exact: at(10) as u32,
+            sort_depth: at(11) as u8,
+            two_bounds: at(12) != 0.0,
+            rescue: at(13) as i32,
             ..Features::default()
         }
     }
@@ -681,6 +732,20 @@ impl Engine {
         }
     }
 
+    /// The order key of `player`'s move at `anchor` by the evaluation: what
+    /// it earns minus the opponent's evaluation of the position it leaves
+    /// (kept within that position's sound bounds), in [`SCALE`] units.
+    fn child_key(&self, empty: u64, player: Player, anchor: u32) -> i32 {
+        let child = empty & !domino(player, anchor);
+        let opponent = 1 - player;
+        let packings = self.board.packings(child);
+        let (lower, upper) = bounds_of(packings.0, packings.1, opponent, false);
+        let guess = self
+            .evaluate_safe(packings, child, opponent, anchors(opponent, child))
+            .clamp(lower * SCALE, upper * SCALE);
+        self.board.domino_value(player, anchor) * SCALE - guess
+    }
+
     #[inline]
     fn out_of_time(&mut self) -> bool {
         if !self.aborted && self.stats.nodes & 255 == 0 {
@@ -751,13 +816,11 @@ impl Engine {
         let mut hint = NO_MOVE;
         if let Some(entry) = self.table.probe(empty, key) {
             if entry.depth >= depth {
-                let cut = match entry.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => entry.value >= beta,
-                    Bound::Upper => entry.value <= alpha,
-                };
-                if cut {
-                    return entry.value;
+                if entry.lower >= beta || entry.lower == entry.upper {
+                    return entry.lower;
+                }
+                if entry.upper <= alpha {
+                    return entry.upper;
                 }
             }
             hint = entry.best;
@@ -779,10 +842,17 @@ impl Engine {
         // Contested placements by order key, then the private move, then the pass.
         let mut moves = [(0i32, 0u8); 66];
         let mut count = 0;
+        let by_evaluation = if depth == EXACT {
+            self.features.sort_exact > 0 && empty.count_ones() >= self.features.sort_exact
+        } else {
+            self.features.sort_depth > 0 && depth >= self.features.sort_depth
+        };
         for anchor in Cell::iter(mine) {
             let anchor = u32::from(anchor.index());
             let key = if anchor as u8 == hint {
                 i32::MAX
+            } else if by_evaluation {
+                self.child_key(empty, player, anchor)
             } else {
                 self.order_key(player, anchor, theirs)
             };
@@ -893,14 +963,11 @@ impl Engine {
                 }
             }
         }
-        let bound = if best <= alpha_in {
-            Bound::Upper
-        } else if best >= beta {
-            Bound::Lower
-        } else {
-            Bound::Exact
-        };
-        self.table.store(empty, key, Entry { value: best, bound, depth, best: best_code });
+        // Fail-soft: at most `best` after a fail low, at least after a fail high.
+        let lower = if best <= alpha_in { -INFINITY } else { best };
+        let upper = if best >= beta { INFINITY } else { best };
+        let entry = Entry { lower, upper, depth, best: best_code };
+        self.table.store(empty, key, entry, self.features.two_bounds);
         best
     }
 
@@ -1055,7 +1122,25 @@ impl Engine {
                 return Choice { mv, value: None, proved: Some(true), depth: EXACT };
             }
             if !self.aborted {
-                // Proved lost: the best practical move is searched below.
+                // Proved lost: lose by as little as can be proved, so that
+                // any slip of the opponent's turns the game, else the best
+                // practical move is searched below.
+                for short in 1..=self.features.rescue {
+                    let target = target - short * SCALE;
+                    let result = self.search_root(state, &mut moves, EXACT, target - 1, target);
+                    if self.aborted {
+                        break;
+                    }
+                    if let Some((mv, _)) = result.filter(|&(_, value)| value >= target) {
+                        self.stats.depth = EXACT;
+                        return Choice {
+                            mv,
+                            value: Some(target / SCALE),
+                            proved: Some(false),
+                            depth: EXACT,
+                        };
+                    }
+                }
                 return self.deepen(state, &mut moves, limits, Some(false));
             }
         }
@@ -1309,15 +1394,24 @@ mod tests {
                     "{state}: {exact} not in [{lower}, {upper}]"
                 );
             }
-            for (split, bounds, history) in [
-                (true, true, false),
-                (false, true, false),
-                (true, false, false),
-                (true, true, true),
+            for (split, bounds, history, sort_exact, two_bounds) in [
+                (true, true, false, 0, false),
+                (false, true, false, 0, false),
+                (true, false, false, 0, false),
+                (true, true, true, 0, false),
+                (true, true, false, 12, false),
+                (true, true, false, 12, true),
             ] {
                 // Late reductions never apply to the exact search: on here.
-                let features =
-                    Features { split, bounds, history, late_reduction: 2, ..Features::default() };
+                let features = Features {
+                    split,
+                    bounds,
+                    history,
+                    sort_exact,
+                    two_bounds,
+                    late_reduction: 2,
+                    ..Features::default()
+                };
                 let mut engine = Engine::new(state.values(), 12, features);
                 assert_eq!(
                     engine.solve(&state, -1000, 1000, None),
@@ -1369,6 +1463,47 @@ mod tests {
             }
         }
         assert!(proofs > 10, "only {proofs} wins");
+    }
+
+    #[test]
+    fn proved_losses_lose_by_least() {
+        let mut rng = GameRng::new(13);
+        let mut memo = HashMap::new();
+        let mut rescued = 0;
+        for round in 0..400 {
+            let state = random_position(&mut rng, 10 + round % 5);
+            if state.legal_moves().len() < 2 {
+                continue;
+            }
+            let features = Features { rescue: 4, sort_exact: 10, ..Features::default() };
+            let mut engine = Engine::new(state.values(), 12, features);
+            let far = Instant::now() + std::time::Duration::from_secs(60);
+            let limits = Limits {
+                try_solve: true,
+                solve_deadline: far,
+                soft: far,
+                hard: far,
+                max_depth: 64,
+            };
+            let choice = engine.choose(&state, &limits);
+            let me = state.side_to_move();
+            let lead = state.points(me) as i32 - state.points(me.opponent()) as i32;
+            let needed = if me == versus_core::Side::First { 3 - lead } else { -2 - lead };
+            let best = brute_force(&state, &mut memo);
+            if best >= needed || best < needed - 4 {
+                continue;
+            }
+            // Lost, but by at most 4 points too few: the move loses by least.
+            let mut next = state;
+            next.play(choice.mv).unwrap();
+            let gain = next.points(me) as i32 - state.points(me) as i32;
+            let future = gain - brute_force(&next, &mut memo);
+            assert_eq!(choice.proved, Some(false), "{state}");
+            assert_eq!(future, best, "{state}: {} is not a best move", choice.mv);
+            assert_eq!(choice.value, Some(best), "{state}");
+            rescued += 1;
+        }
+        assert!(rescued > 20, "only {rescued} losses");
     }
 
     #[test]

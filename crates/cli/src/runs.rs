@@ -220,7 +220,7 @@ fn open_run(args: &RunArgs, kind: RunKind, plan: Option<Plan>) -> Result<(Store,
     if crate::worker::is_postgres(&args.db.to_string_lossy()) {
         bail!("internal: a PostgreSQL run reached the SQLite store");
     }
-    let mut store = Store::open(&args.db)?;
+    let store = Store::open(&args.db)?;
     if let Some(id) = args.resume {
         let stored = store
             .run(RunId(id))

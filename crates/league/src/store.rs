@@ -1,4 +1,5 @@
-//! The league store: every run, agent and finished game in one SQLite file.
+//! The league store: every run, agent and finished game, in one SQLite file
+//! or one PostgreSQL database.
 //!
 //! A run (an SPRT test or a league) keeps its full parameters, so that
 //! `--resume` needs only the file and the run's id. Each game is written once,
@@ -13,11 +14,16 @@
 //! agent) is stored with a [`NewGame::harness_flag`] saying why: it is kept
 //! for the log but not counted, and its slot stays open to be played again.
 //!
-//! The file uses write-ahead logging with `synchronous = FULL`, so a game is
-//! on disk when [`Store::insert_game`] returns, and readers (the web page) do
-//! not block the writer. The schema is upgraded in place by numbered
-//! migrations, tracked in `PRAGMA user_version`; a file written by a newer
-//! versus is refused rather than misread.
+//! The same code runs on both databases through [`versus_sql::Conn`]
+//! ([`Store::open`] takes a file's path or a `postgres://` URL), and the
+//! store's tests run on both. A SQLite file uses write-ahead logging with
+//! `synchronous = FULL`, so a game is on disk when [`Store::insert_game`]
+//! returns, and readers (the web page) do not block the writer. The schema
+//! is upgraded in place by numbered migrations written once per dialect,
+//! tracked in `PRAGMA user_version` in a file and in the `league_schema`
+//! table on PostgreSQL; a store written by a newer versus is refused rather
+//! than misread. On PostgreSQL the work queue (`versus-queue`) adds its
+//! tables beside these and stores its games in the same `games` table.
 //!
 //! A [`Store`] is one connection: `Send` but not `Sync`. A runner playing games
 //! on several threads sends finished games to one thread that writes them, or
@@ -30,105 +36,169 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use rusqlite::{
-    params, Connection, ErrorCode, OptionalExtension, Transaction, TransactionBehavior,
-};
+use rusqlite::ErrorCode;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use thiserror::Error;
 use versus_core::{BySide, Fault, GameResult, Outcome, RecordLine, Side};
+use versus_sql::{args, Backend, Conn, Migration, Row, SqlError};
 
 /// Tells a versus store from any other SQLite file (`PRAGMA application_id`).
 const APPLICATION_ID: i32 = 0x7665_7273; // "vers"
 
-/// How long a write waits for another connection's write before failing.
-const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
-
-/// The schema, one migration per version: migration `i` takes the file from
-/// version `i` to `i + 1`. Append only: never edit a migration that has
-/// shipped.
-const MIGRATIONS: &[&str] = &[
+/// The schema, one migration per version, written once per dialect:
+/// migration `i` takes the store from version `i` to `i + 1`. Append only:
+/// never edit a migration that has shipped.
+const MIGRATIONS: &[Migration] = &[
     // 1: runs, their agents and their finished games.
-    "
-    CREATE TABLE runs (
-        id          INTEGER PRIMARY KEY,
-        kind        TEXT NOT NULL CHECK (kind IN ('sprt', 'league')),
-        game        TEXT NOT NULL,
-        -- The runner's parameters as JSON: all --resume needs.
-        settings    TEXT NOT NULL,
-        -- Unix time in ms; finished_at is NULL while the run goes on.
-        created_at  INTEGER NOT NULL,
-        finished_at INTEGER,
-        conclusion  TEXT
-    );
-    CREATE TABLE agents (
-        id     INTEGER PRIMARY KEY,
-        run_id INTEGER NOT NULL REFERENCES runs (id),
-        name   TEXT NOT NULL,
-        -- builtin:NAME or a shell command line, as the record's header names it.
-        spec   TEXT NOT NULL,
-        -- SHA-256 (hex) of what ran: see agent_hash.
-        hash   TEXT NOT NULL,
-        UNIQUE (run_id, name),
-        UNIQUE (run_id, id)
-    );
-    CREATE TABLE games (
-        id           INTEGER PRIMARY KEY,
-        run_id       INTEGER NOT NULL REFERENCES runs (id),
-        slot         TEXT NOT NULL,
-        -- A u64 in decimal (an INTEGER would show large seeds as negative).
-        seed         TEXT NOT NULL,
-        first_agent  INTEGER NOT NULL,
-        second_agent INTEGER NOT NULL,
-        result       TEXT NOT NULL CHECK (result IN ('1-0', '0-1', '1/2-1/2')),
-        first_score  REAL NOT NULL,
-        second_score REAL NOT NULL,
-        -- A fault as JSON ({\"kind\": \"time_limit\"}, ...), NULL for none.
-        first_fault  TEXT,
-        second_fault TEXT,
-        -- {\"first\": [µs, ...], \"second\": [...]}: every reply, in order.
-        move_times   TEXT NOT NULL,
-        -- {\"samples\": n, \"mean_us\": µs, \"max_us\": µs} (JudgeLag), or NULL.
-        judge_lag    TEXT,
-        -- NULL for a counted game; else why the harness is to blame.
-        harness_flag TEXT,
-        -- The whole game record, JSON lines.
-        record       TEXT NOT NULL,
-        finished_at  INTEGER NOT NULL,
-        FOREIGN KEY (run_id, first_agent) REFERENCES agents (run_id, id),
-        FOREIGN KEY (run_id, second_agent) REFERENCES agents (run_id, id)
-    );
-    -- At most one counted game per slot; flagged ones are not limited.
-    CREATE UNIQUE INDEX games_counted_slot ON games (run_id, slot)
-        WHERE harness_flag IS NULL;
-    CREATE INDEX games_by_run ON games (run_id, id);
-    ",
+    Migration {
+        sqlite: "
+        CREATE TABLE runs (
+            id          INTEGER PRIMARY KEY,
+            kind        TEXT NOT NULL CHECK (kind IN ('sprt', 'league')),
+            game        TEXT NOT NULL,
+            -- The runner's parameters as JSON: all --resume needs.
+            settings    TEXT NOT NULL,
+            -- Unix time in ms; finished_at is NULL while the run goes on.
+            created_at  INTEGER NOT NULL,
+            finished_at INTEGER,
+            conclusion  TEXT
+        );
+        CREATE TABLE agents (
+            id     INTEGER PRIMARY KEY,
+            run_id INTEGER NOT NULL REFERENCES runs (id),
+            name   TEXT NOT NULL,
+            -- builtin:NAME or a shell command line, as the record's header names it.
+            spec   TEXT NOT NULL,
+            -- SHA-256 (hex) of what ran: see agent_hash.
+            hash   TEXT NOT NULL,
+            UNIQUE (run_id, name),
+            UNIQUE (run_id, id)
+        );
+        CREATE TABLE games (
+            id           INTEGER PRIMARY KEY,
+            run_id       INTEGER NOT NULL REFERENCES runs (id),
+            slot         TEXT NOT NULL,
+            -- A u64 in decimal (an INTEGER would show large seeds as negative).
+            seed         TEXT NOT NULL,
+            first_agent  INTEGER NOT NULL,
+            second_agent INTEGER NOT NULL,
+            result       TEXT NOT NULL CHECK (result IN ('1-0', '0-1', '1/2-1/2')),
+            first_score  REAL NOT NULL,
+            second_score REAL NOT NULL,
+            -- A fault as JSON ({\"kind\": \"time_limit\"}, ...), NULL for none.
+            first_fault  TEXT,
+            second_fault TEXT,
+            -- {\"first\": [µs, ...], \"second\": [...]}: every reply, in order.
+            move_times   TEXT NOT NULL,
+            -- {\"samples\": n, \"mean_us\": µs, \"max_us\": µs} (JudgeLag), or NULL.
+            judge_lag    TEXT,
+            -- NULL for a counted game; else why the harness is to blame.
+            harness_flag TEXT,
+            -- The whole game record, JSON lines.
+            record       TEXT NOT NULL,
+            finished_at  INTEGER NOT NULL,
+            FOREIGN KEY (run_id, first_agent) REFERENCES agents (run_id, id),
+            FOREIGN KEY (run_id, second_agent) REFERENCES agents (run_id, id)
+        );
+        -- At most one counted game per slot; flagged ones are not limited.
+        CREATE UNIQUE INDEX games_counted_slot ON games (run_id, slot)
+            WHERE harness_flag IS NULL;
+        CREATE INDEX games_by_run ON games (run_id, id);
+        ",
+        postgres: "
+        CREATE TABLE runs (
+            id          BIGSERIAL PRIMARY KEY,
+            kind        TEXT NOT NULL CHECK (kind IN ('sprt', 'league')),
+            game        TEXT NOT NULL,
+            settings    TEXT NOT NULL,
+            created_at  BIGINT NOT NULL,
+            finished_at BIGINT,
+            conclusion  TEXT
+        );
+        CREATE TABLE agents (
+            id     BIGSERIAL PRIMARY KEY,
+            run_id BIGINT NOT NULL REFERENCES runs (id),
+            name   TEXT NOT NULL,
+            spec   TEXT NOT NULL,
+            hash   TEXT NOT NULL,
+            UNIQUE (run_id, name),
+            UNIQUE (run_id, id)
+        );
+        CREATE TABLE games (
+            id           BIGSERIAL PRIMARY KEY,
+            run_id       BIGINT NOT NULL REFERENCES runs (id),
+            slot         TEXT NOT NULL,
+            seed         TEXT NOT NULL,
+            first_agent  BIGINT NOT NULL,
+            second_agent BIGINT NOT NULL,
+            result       TEXT NOT NULL CHECK (result IN ('1-0', '0-1', '1/2-1/2')),
+            first_score  DOUBLE PRECISION NOT NULL,
+            second_score DOUBLE PRECISION NOT NULL,
+            first_fault  TEXT,
+            second_fault TEXT,
+            move_times   TEXT NOT NULL,
+            judge_lag    TEXT,
+            harness_flag TEXT,
+            record       TEXT NOT NULL,
+            finished_at  BIGINT NOT NULL,
+            FOREIGN KEY (run_id, first_agent) REFERENCES agents (run_id, id),
+            FOREIGN KEY (run_id, second_agent) REFERENCES agents (run_id, id)
+        );
+        CREATE UNIQUE INDEX games_counted_slot ON games (run_id, slot)
+            WHERE harness_flag IS NULL;
+        CREATE INDEX games_by_run ON games (run_id, id);
+        ",
+    },
     // 2: tuning runs (versus tune) and their applied iterations.
-    "
-    CREATE TABLE tune_runs (
-        id          INTEGER PRIMARY KEY,
-        game        TEXT NOT NULL,
-        -- The tuning plan as JSON: all --resume needs.
-        settings    TEXT NOT NULL,
-        created_at  INTEGER NOT NULL,
-        finished_at INTEGER,
-        -- The agent's spec with the final values.
-        conclusion  TEXT
-    );
-    CREATE TABLE tune_iterations (
-        run_id      INTEGER NOT NULL REFERENCES tune_runs (id),
-        -- From 0; a run's iterations are stored in order, each once.
-        k           INTEGER NOT NULL,
-        -- Wins minus losses of theta + c_k delta in the pair.
-        result      INTEGER NOT NULL CHECK (result BETWEEN -2 AND 2),
-        -- The iteration as JSON: theta before and after, signs, both
-        -- perturbed vectors and both games' outcomes.
-        data        TEXT NOT NULL,
-        finished_at INTEGER NOT NULL,
-        PRIMARY KEY (run_id, k)
-    );
-    ",
+    Migration {
+        sqlite: "
+        CREATE TABLE tune_runs (
+            id          INTEGER PRIMARY KEY,
+            game        TEXT NOT NULL,
+            -- The tuning plan as JSON: all --resume needs.
+            settings    TEXT NOT NULL,
+            created_at  INTEGER NOT NULL,
+            finished_at INTEGER,
+            -- The agent's spec with the final values.
+            conclusion  TEXT
+        );
+        CREATE TABLE tune_iterations (
+            run_id      INTEGER NOT NULL REFERENCES tune_runs (id),
+            -- From 0; a run's iterations are stored in order, each once.
+            k           INTEGER NOT NULL,
+            -- Wins minus losses of theta + c_k delta in the pair.
+            result      INTEGER NOT NULL CHECK (result BETWEEN -2 AND 2),
+            -- The iteration as JSON: theta before and after, signs, both
+            -- perturbed vectors and both games' outcomes.
+            data        TEXT NOT NULL,
+            finished_at INTEGER NOT NULL,
+            PRIMARY KEY (run_id, k)
+        );
+        ",
+        postgres: "
+        CREATE TABLE tune_runs (
+            id          BIGSERIAL PRIMARY KEY,
+            game        TEXT NOT NULL,
+            settings    TEXT NOT NULL,
+            created_at  BIGINT NOT NULL,
+            finished_at BIGINT,
+            conclusion  TEXT
+        );
+        CREATE TABLE tune_iterations (
+            run_id      BIGINT NOT NULL REFERENCES tune_runs (id),
+            k           BIGINT NOT NULL,
+            result      BIGINT NOT NULL CHECK (result BETWEEN -2 AND 2),
+            data        TEXT NOT NULL,
+            finished_at BIGINT NOT NULL,
+            PRIMARY KEY (run_id, k)
+        );
+        ",
+    },
 ];
+
+/// Where PostgreSQL keeps the store's schema version.
+const PG_VERSION_TABLE: &str = "league_schema";
 
 /// The schema version this versus writes.
 pub const SCHEMA_VERSION: u32 = MIGRATIONS.len() as u32;
@@ -139,7 +209,7 @@ pub enum StoreError {
     #[error("cannot create the store {path}: directory {dir} does not exist")]
     MissingDirectory { path: PathBuf, dir: PathBuf },
     #[error("cannot open the store {path}: {source}")]
-    Open { path: PathBuf, source: rusqlite::Error },
+    Open { path: PathBuf, source: SqlError },
     #[error("{path} is not a versus store")]
     NotAStore { path: PathBuf },
     #[error(
@@ -157,10 +227,35 @@ pub enum StoreError {
     DuplicateSlot { run: RunId, slot: String },
     #[error("cannot store the game of slot {slot:?}: {reason}")]
     InvalidGame { slot: String, reason: String },
+    #[error(
+        "{url} holds the work queue of an earlier development version of versus \
+         (its schema {version}), which this versus cannot read: use a new database"
+    )]
+    OldQueue { url: String, version: i64 },
     #[error("corrupt value in the store: {0}")]
     Corrupt(String),
-    #[error("sqlite: {0}")]
-    Sqlite(#[from] rusqlite::Error),
+    #[error("{0}")]
+    Sql(#[from] SqlError),
+}
+
+impl From<rusqlite::Error> for StoreError {
+    fn from(error: rusqlite::Error) -> StoreError {
+        StoreError::Sql(SqlError::Sqlite(error))
+    }
+}
+
+impl StoreError {
+    /// Whether the connection, not the request, failed (PostgreSQL went away
+    /// or is restarting): worth retrying.
+    #[must_use]
+    pub fn is_connection(&self) -> bool {
+        match self {
+            StoreError::Sql(error) | StoreError::Open { source: error, .. } => {
+                error.is_connection()
+            }
+            _ => false,
+        }
+    }
 }
 
 macro_rules! id_type {
@@ -320,10 +415,10 @@ pub struct GameSummary {
     pub finished_at_ms: i64,
 }
 
-/// The SQLite store of runs and games.
+/// The store of runs and games: a SQLite file or a PostgreSQL database.
 #[derive(Debug)]
 pub struct Store {
-    conn: Connection,
+    conn: Conn,
 }
 
 const GAME_COLUMNS: &str = "id, run_id, slot, seed, first_agent, second_agent, result, \
@@ -331,10 +426,14 @@ const GAME_COLUMNS: &str = "id, run_id, slot, seed, first_agent, second_agent, r
      harness_flag, finished_at";
 
 impl Store {
-    /// Opens the store at `path`, creating it if needed, and brings its schema
-    /// up to [`SCHEMA_VERSION`].
-    pub fn open(path: impl AsRef<Path>) -> Result<Store, StoreError> {
-        let path = path.as_ref();
+    /// Opens the store at `locator`, creating it if needed, and brings its
+    /// schema up to [`SCHEMA_VERSION`]: a SQLite file's path, or a
+    /// `postgres://` URL (the database must exist).
+    pub fn open(locator: impl AsRef<Path>) -> Result<Store, StoreError> {
+        let path = locator.as_ref();
+        if let Some(url) = path.to_str().filter(|l| versus_sql::is_postgres(l)) {
+            return Store::postgres(url);
+        }
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             if !dir.is_dir() {
                 return Err(StoreError::MissingDirectory {
@@ -343,110 +442,161 @@ impl Store {
                 });
             }
         }
-        let conn = Connection::open(path)
+        probe_sqlite(path)?;
+        let conn = Conn::sqlite(path)
             .map_err(|source| StoreError::Open { path: path.to_owned(), source })?;
-        Store::setup(conn, path)
+        Store::setup_sqlite(conn, path)
     }
 
     /// A store in memory, gone when dropped (for tests).
     pub fn open_in_memory() -> Result<Store, StoreError> {
-        Store::setup(Connection::open_in_memory()?, Path::new(":memory:"))
+        let path = Path::new(":memory:");
+        Store::setup_sqlite(Conn::sqlite(path)?, path)
     }
 
-    fn setup(conn: Connection, path: &Path) -> Result<Store, StoreError> {
-        let not_a_store = |error: rusqlite::Error| match error.sqlite_error_code() {
-            Some(ErrorCode::NotADatabase) => StoreError::NotAStore { path: path.to_owned() },
-            _ => StoreError::Open { path: path.to_owned(), source: error },
-        };
-        conn.busy_timeout(BUSY_TIMEOUT).map_err(not_a_store)?;
-        // Look before changing anything: a foreign file is left as it was.
-        // The first statement that reads the file tells a non-SQLite one.
-        let application_id: i32 = conn
-            .pragma_query_value(None, "application_id", |row| row.get(0))
-            .map_err(not_a_store)?;
-        let version = user_version(&conn)?;
-        let tables: i64 =
-            conn.query_row("SELECT count(*) FROM sqlite_schema", [], |row| row.get(0))?;
-        let empty = application_id == 0 && version == 0 && tables == 0;
-        if application_id != APPLICATION_ID && !empty {
-            return Err(StoreError::NotAStore { path: path.to_owned() });
+    fn postgres(url: &str) -> Result<Store, StoreError> {
+        let shown = PathBuf::from(versus_sql::redact(url));
+        let conn = Conn::postgres(url)
+            .map_err(|source| StoreError::Open { path: shown.clone(), source })?;
+        // The work queue of the first development versions had tables of
+        // the same names in another layout.
+        let old: Option<i64> = conn
+            .query_one("SELECT to_regclass('versus_schema') IS NOT NULL", &[])?
+            .get::<bool>(0)?
+            .then(|| conn.query_one("SELECT max(version) FROM versus_schema", &[]))
+            .transpose()?
+            .map(|row| row.get::<Option<i64>>(0))
+            .transpose()?
+            .flatten();
+        if let Some(version) = old {
+            return Err(StoreError::OldQueue { url: shown.display().to_string(), version });
         }
-        // WAL: readers do not block the writer, and a commit is one append.
-        // FULL: the WAL is synced at every commit, so a stored game survives a
-        // power cut (NORMAL would only keep the file consistent).
-        conn.pragma_update_and_check(None, "journal_mode", "WAL", |_| Ok(()))?;
-        conn.pragma_update(None, "synchronous", "FULL")?;
-        conn.pragma_update(None, "foreign_keys", true)?;
-        let mut conn = conn;
-        migrate(&mut conn, MIGRATIONS).map_err(|error| match error {
-            MigrateError::TooNew(found) => {
-                StoreError::TooNew { path: path.to_owned(), found, supported: SCHEMA_VERSION }
-            }
-            MigrateError::Sqlite(error) => StoreError::Sqlite(error),
+        conn.migrate(PG_VERSION_TABLE, MIGRATIONS).map_err(|error| match error {
+            SqlError::TooNew { found, .. } => StoreError::TooNew {
+                path: shown,
+                found: u32::try_from(found).unwrap_or(u32::MAX),
+                supported: SCHEMA_VERSION,
+            },
+            other => StoreError::Sql(other),
         })?;
         Ok(Store { conn })
     }
 
-    /// The connection, for the tables of other modules of this crate (tuning).
-    pub(crate) fn connection(&self) -> &Connection {
+    fn setup_sqlite(conn: Conn, path: &Path) -> Result<Store, StoreError> {
+        // Each migration in its own transaction with the version bump, so a
+        // crash mid-migration leaves the previous version. The version is
+        // checked without a lock first, so that opening an up-to-date store
+        // never waits for a writer, and read again inside: two processes
+        // opening a new file at once apply each migration once.
+        let target = SCHEMA_VERSION;
+        loop {
+            let version = sqlite_user_version(&conn)?;
+            if version == target {
+                return Ok(Store { conn });
+            }
+            if version > target {
+                return Err(StoreError::TooNew {
+                    path: path.to_owned(),
+                    found: version,
+                    supported: target,
+                });
+            }
+            conn.write(|conn| -> Result<(), StoreError> {
+                let version = sqlite_user_version(conn)?;
+                if version >= target {
+                    return Ok(());
+                }
+                conn.batch(MIGRATIONS[version as usize].sqlite)?;
+                if version == 0 {
+                    conn.batch(&format!("PRAGMA application_id = {APPLICATION_ID}"))?;
+                }
+                conn.batch(&format!("PRAGMA user_version = {}", version + 1))?;
+                Ok(())
+            })?;
+        }
+    }
+
+    /// The connection, for the tables of other modules and crates that
+    /// live beside the store's (tuning, the work queue).
+    #[must_use]
+    pub fn conn(&self) -> &Conn {
         &self.conn
     }
 
-    /// The schema version of the open file (always [`SCHEMA_VERSION`]).
+    /// Which database holds the store.
+    #[must_use]
+    pub fn backend(&self) -> Backend {
+        self.conn.backend()
+    }
+
+    /// The schema version of the open store (always [`SCHEMA_VERSION`]).
     pub fn schema_version(&self) -> Result<u32, StoreError> {
-        Ok(user_version(&self.conn)?)
+        match self.conn.backend() {
+            Backend::Sqlite => sqlite_user_version(&self.conn),
+            Backend::Postgres => {
+                let row =
+                    self.conn.query_one(&format!("SELECT version FROM {PG_VERSION_TABLE}"), &[])?;
+                Ok(row.get::<u32>(0)?)
+            }
+        }
     }
 
     /// Creates a run with its agents, all at once.
-    pub fn create_run(&mut self, run: &NewRun) -> Result<RunId, StoreError> {
-        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        tx.execute(
-            "INSERT INTO runs (kind, game, settings, created_at) VALUES (?1, ?2, ?3, ?4)",
-            params![run.kind.as_str(), run.game, run.settings.to_string(), now_ms()],
-        )?;
-        let id = RunId(tx.last_insert_rowid());
-        let mut names = HashSet::new();
-        for agent in &run.agents {
-            if !names.insert(agent.name.as_str()) {
-                return Err(StoreError::DuplicateAgent { run: id, name: agent.name.clone() });
+    pub fn create_run(&self, run: &NewRun) -> Result<RunId, StoreError> {
+        self.conn.write(|conn| {
+            let id = RunId(
+                conn.query_one(
+                    "INSERT INTO runs (kind, game, settings, created_at)
+                     VALUES (?1, ?2, ?3, ?4) RETURNING id",
+                    args![run.kind.as_str(), &run.game, run.settings.to_string(), now_ms()],
+                )?
+                .get(0)?,
+            );
+            let mut names = HashSet::new();
+            for agent in &run.agents {
+                if !names.insert(agent.name.as_str()) {
+                    return Err(StoreError::DuplicateAgent { run: id, name: agent.name.clone() });
+                }
+                conn.execute(
+                    "INSERT INTO agents (run_id, name, spec, hash) VALUES (?1, ?2, ?3, ?4)",
+                    args![id.0, &agent.name, &agent.spec, &agent.hash],
+                )?;
             }
-            tx.execute(
-                "INSERT INTO agents (run_id, name, spec, hash) VALUES (?1, ?2, ?3, ?4)",
-                params![id.0, agent.name, agent.spec, agent.hash],
-            )?;
-        }
-        tx.commit()?;
-        Ok(id)
+            Ok(id)
+        })
     }
 
     /// One run, with the settings it was created with.
     pub fn run(&self, id: RunId) -> Result<Run, StoreError> {
-        self.conn
-            .query_row(
+        let row = self
+            .conn
+            .query_opt(
                 "SELECT id, kind, game, settings, created_at, finished_at, conclusion
                  FROM runs WHERE id = ?1",
-                [id.0],
-                run_row,
-            )
-            .optional()?
-            .ok_or(StoreError::NoSuchRun(id))?
+                args![id.0],
+            )?
+            .ok_or(StoreError::NoSuchRun(id))?;
+        run_row(&row)
     }
 
     /// Every run, oldest first.
     pub fn runs(&self) -> Result<Vec<Run>, StoreError> {
-        let mut statement = self.conn.prepare(
-            "SELECT id, kind, game, settings, created_at, finished_at, conclusion
-             FROM runs ORDER BY id",
-        )?;
-        let rows = statement.query_map([], run_row)?;
-        rows.map(|row| row?).collect()
+        self.conn
+            .query(
+                "SELECT id, kind, game, settings, created_at, finished_at, conclusion
+                 FROM runs ORDER BY id",
+                &[],
+            )?
+            .iter()
+            .map(run_row)
+            .collect()
     }
 
     /// Records that a run is over and what it concluded (e.g. `H1 accepted`).
-    pub fn finish_run(&mut self, id: RunId, conclusion: &str) -> Result<(), StoreError> {
+    pub fn finish_run(&self, id: RunId, conclusion: &str) -> Result<(), StoreError> {
         let changed = self.conn.execute(
             "UPDATE runs SET finished_at = ?2, conclusion = ?3 WHERE id = ?1",
-            params![id.0, now_ms(), conclusion],
+            args![id.0, now_ms(), conclusion],
         )?;
         if changed == 0 {
             return Err(StoreError::NoSuchRun(id));
@@ -457,19 +607,22 @@ impl Store {
     /// The agents of a run, in the order they were given to [`Store::create_run`].
     pub fn agents(&self, run: RunId) -> Result<Vec<Agent>, StoreError> {
         self.run(run)?;
-        let mut statement = self.conn.prepare(
-            "SELECT id, run_id, name, spec, hash FROM agents WHERE run_id = ?1 ORDER BY id",
-        )?;
-        let rows = statement.query_map([run.0], |row| {
-            Ok(Agent {
-                id: AgentId(row.get(0)?),
-                run: RunId(row.get(1)?),
-                name: row.get(2)?,
-                spec: row.get(3)?,
-                hash: row.get(4)?,
+        self.conn
+            .query(
+                "SELECT id, run_id, name, spec, hash FROM agents WHERE run_id = ?1 ORDER BY id",
+                args![run.0],
+            )?
+            .iter()
+            .map(|row| {
+                Ok(Agent {
+                    id: AgentId(row.get(0)?),
+                    run: RunId(row.get(1)?),
+                    name: row.get(2)?,
+                    spec: row.get(3)?,
+                    hash: row.get(4)?,
+                })
             })
-        })?;
-        Ok(rows.collect::<Result<_, _>>()?)
+            .collect()
     }
 
     /// Stores a finished game, all of it or nothing.
@@ -479,7 +632,7 @@ impl Store {
     /// runner plays only the slots [`Store::finished_slots`] lacks, so this
     /// means a bug or two processes running the same run. A flagged game is
     /// always stored.
-    pub fn insert_game(&mut self, run: RunId, game: &NewGame) -> Result<GameId, StoreError> {
+    pub fn insert_game(&self, run: RunId, game: &NewGame) -> Result<GameId, StoreError> {
         let ids = self.insert_games(run, std::slice::from_ref(game))?;
         Ok(ids[0])
     }
@@ -488,26 +641,21 @@ impl Store {
     /// (one commit, one sync to disk, for runners that finish games faster
     /// than a disk syncs). The same checks as [`Store::insert_game`] apply to
     /// each.
-    pub fn insert_games(
-        &mut self,
-        run: RunId,
-        games: &[NewGame],
-    ) -> Result<Vec<GameId>, StoreError> {
-        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let ids =
-            games.iter().map(|game| insert_in(&tx, run, game)).collect::<Result<Vec<_>, _>>()?;
-        tx.commit()?;
-        Ok(ids)
+    pub fn insert_games(&self, run: RunId, games: &[NewGame]) -> Result<Vec<GameId>, StoreError> {
+        self.conn.write(|conn| games.iter().map(|game| insert_in(conn, run, game, true)).collect())
     }
 
     /// The slots of a run that hold a counted game: those a resumed run skips.
     pub fn finished_slots(&self, run: RunId) -> Result<HashSet<String>, StoreError> {
         self.run(run)?;
-        let mut statement = self
-            .conn
-            .prepare("SELECT slot FROM games WHERE run_id = ?1 AND harness_flag IS NULL")?;
-        let rows = statement.query_map([run.0], |row| row.get(0))?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        self.conn
+            .query(
+                "SELECT slot FROM games WHERE run_id = ?1 AND harness_flag IS NULL",
+                args![run.0],
+            )?
+            .iter()
+            .map(|row| Ok(row.get(0)?))
+            .collect()
     }
 
     /// The counted games of a run (flagged ones left out), in the order they
@@ -523,29 +671,74 @@ impl Store {
 
     fn summaries(&self, run: RunId, filter: &str) -> Result<Vec<GameSummary>, StoreError> {
         self.run(run)?;
-        let mut statement = self.conn.prepare(&format!(
-            "SELECT {GAME_COLUMNS} FROM games WHERE run_id = ?1 {filter} ORDER BY id"
-        ))?;
-        let rows = statement.query_map([run.0], game_row)?;
-        rows.map(|row| row?).collect()
+        self.conn
+            .query(
+                &format!("SELECT {GAME_COLUMNS} FROM games WHERE run_id = ?1 {filter} ORDER BY id"),
+                args![run.0],
+            )?
+            .iter()
+            .map(game_row)
+            .collect()
     }
 
     /// One game, without its record; `None` if there is no such game.
     pub fn game(&self, id: GameId) -> Result<Option<GameSummary>, StoreError> {
         self.conn
-            .query_row(&format!("SELECT {GAME_COLUMNS} FROM games WHERE id = ?1"), [id.0], game_row)
-            .optional()?
+            .query_opt(&format!("SELECT {GAME_COLUMNS} FROM games WHERE id = ?1"), args![id.0])?
+            .as_ref()
+            .map(game_row)
             .transpose()
     }
 
     /// A game's record as JSON lines (one line each, newline-terminated), as
     /// `versus_judge::read_record` reads it; `None` if there is no such game.
     pub fn game_record(&self, id: GameId) -> Result<Option<String>, StoreError> {
-        Ok(self
-            .conn
-            .query_row("SELECT record FROM games WHERE id = ?1", [id.0], |row| row.get(0))
-            .optional()?)
+        self.conn
+            .query_opt("SELECT record FROM games WHERE id = ?1", args![id.0])?
+            .map(|row| Ok(row.get(0)?))
+            .transpose()
     }
+}
+
+/// Stores a game played on another host inside the caller's transaction on
+/// `conn` (the work queue's commit), with the checks of
+/// [`Store::insert_game`] but one: the record names the agents as that host
+/// ran them (a source agent from its cache, say), so its header's specs are
+/// not compared with the run's.
+pub fn insert_remote_game(conn: &Conn, run: RunId, game: &NewGame) -> Result<GameId, StoreError> {
+    insert_in(conn, run, game, false)
+}
+
+/// Looks at a SQLite file before anything changes it: a foreign file (not
+/// SQLite, or another program's database) is refused and left as it was.
+fn probe_sqlite(path: &Path) -> Result<(), StoreError> {
+    let open_error = |source: rusqlite::Error| StoreError::Open {
+        path: path.to_owned(),
+        source: SqlError::Sqlite(source),
+    };
+    let not_a_store = |error: rusqlite::Error| match error.sqlite_error_code() {
+        Some(ErrorCode::NotADatabase) => StoreError::NotAStore { path: path.to_owned() },
+        _ => open_error(error),
+    };
+    let conn = rusqlite::Connection::open(path).map_err(open_error)?;
+    conn.busy_timeout(Duration::from_secs(10)).map_err(not_a_store)?;
+    // The first statement that reads the file tells a non-SQLite one.
+    let application_id: i32 =
+        conn.pragma_query_value(None, "application_id", |row| row.get(0)).map_err(not_a_store)?;
+    let version: u32 =
+        conn.pragma_query_value(None, "user_version", |row| row.get(0)).map_err(not_a_store)?;
+    let tables: i64 = conn
+        .query_row("SELECT count(*) FROM sqlite_schema", [], |row| row.get(0))
+        .map_err(not_a_store)?;
+    let empty = application_id == 0 && version == 0 && tables == 0;
+    if application_id != APPLICATION_ID && !empty {
+        return Err(StoreError::NotAStore { path: path.to_owned() });
+    }
+    Ok(())
+}
+
+fn sqlite_user_version(conn: &Conn) -> Result<u32, StoreError> {
+    Ok(conn.query_one("PRAGMA user_version", &[])?.get::<u32>(0)?)
 }
 
 /// Each side's reply times in µs, in the order of the record.
@@ -649,119 +842,61 @@ fn json_column<T: for<'de> Deserialize<'de>>(text: &str, what: &str) -> Result<T
     serde_json::from_str(text).map_err(|error| StoreError::Corrupt(format!("{what}: {error}")))
 }
 
-type RowResult<T> = rusqlite::Result<Result<T, StoreError>>;
-
-fn run_row(row: &rusqlite::Row<'_>) -> RowResult<Run> {
+fn run_row(row: &Row) -> Result<Run, StoreError> {
     let kind: String = row.get(1)?;
     let settings: String = row.get(3)?;
-    let (created_at_ms, finished_at_ms, conclusion) = (row.get(4)?, row.get(5)?, row.get(6)?);
-    let (id, game) = (RunId(row.get(0)?), row.get(2)?);
-    Ok((|| {
-        Ok(Run {
-            id,
-            kind: RunKind::parse(&kind)?,
-            game,
-            settings: json_column(&settings, "run settings")?,
-            created_at_ms,
-            finished_at_ms,
-            conclusion,
-        })
-    })())
+    Ok(Run {
+        id: RunId(row.get(0)?),
+        kind: RunKind::parse(&kind)?,
+        game: row.get(2)?,
+        settings: json_column(&settings, "run settings")?,
+        created_at_ms: row.get(4)?,
+        finished_at_ms: row.get(5)?,
+        conclusion: row.get(6)?,
+    })
 }
 
-fn game_row(row: &rusqlite::Row<'_>) -> RowResult<GameSummary> {
+fn game_row(row: &Row) -> Result<GameSummary, StoreError> {
     let id = GameId(row.get(0)?);
-    let run = RunId(row.get(1)?);
-    let slot: String = row.get(2)?;
     let seed: String = row.get(3)?;
-    let agents = BySide::new(AgentId(row.get(4)?), AgentId(row.get(5)?));
     let result: String = row.get(6)?;
-    let scores = BySide::new(row.get::<_, f64>(7)?, row.get::<_, f64>(8)?);
-    let faults: BySide<Option<String>> = BySide::new(row.get(9)?, row.get(10)?);
+    let result = match result.as_str() {
+        "1-0" => GameResult::FirstWins,
+        "0-1" => GameResult::SecondWins,
+        "1/2-1/2" => GameResult::Draw,
+        other => return Err(StoreError::Corrupt(format!("game {id} result {other:?}"))),
+    };
+    let scores = BySide::new(row.get::<f64>(7)?, row.get::<f64>(8)?);
+    let mut faults = BySide::<Option<Fault>>::default();
+    for (side, column) in [(Side::First, 9), (Side::Second, 10)] {
+        if let Some(text) = row.get::<Option<String>>(column)? {
+            faults[side] = Some(json_column(&text, "fault")?);
+        }
+    }
     let move_times: String = row.get(11)?;
     let judge_lag: Option<String> = row.get(12)?;
-    let harness_flag: Option<String> = row.get(13)?;
-    let finished_at_ms: i64 = row.get(14)?;
-    Ok((|| {
-        let result = match result.as_str() {
-            "1-0" => GameResult::FirstWins,
-            "0-1" => GameResult::SecondWins,
-            "1/2-1/2" => GameResult::Draw,
-            other => return Err(StoreError::Corrupt(format!("game {id} result {other:?}"))),
-        };
-        let mut fault_pair = BySide::<Option<Fault>>::default();
-        for side in Side::BOTH {
-            if let Some(text) = &faults[side] {
-                fault_pair[side] = Some(json_column(text, "fault")?);
-            }
-        }
-        Ok(GameSummary {
-            id,
-            run,
-            seed: seed
-                .parse()
-                .map_err(|_| StoreError::Corrupt(format!("game {id} seed {seed:?}")))?,
-            slot,
-            agents,
-            outcome: Outcome { result, scores, faults: fault_pair },
-            move_times_us: json_column(&move_times, "move times")?,
-            judge_lag: judge_lag
-                .as_deref()
-                .map(|text| json_column(text, "judge lag"))
-                .transpose()?,
-            harness_flag,
-            finished_at_ms,
-        })
-    })())
+    Ok(GameSummary {
+        id,
+        run: RunId(row.get(1)?),
+        slot: row.get(2)?,
+        seed: seed.parse().map_err(|_| StoreError::Corrupt(format!("game {id} seed {seed:?}")))?,
+        agents: BySide::new(AgentId(row.get(4)?), AgentId(row.get(5)?)),
+        outcome: Outcome { result, scores, faults },
+        move_times_us: json_column(&move_times, "move times")?,
+        judge_lag: judge_lag.as_deref().map(|text| json_column(text, "judge lag")).transpose()?,
+        harness_flag: row.get(13)?,
+        finished_at_ms: row.get(14)?,
+    })
 }
 
-fn user_version(conn: &Connection) -> rusqlite::Result<u32> {
-    conn.pragma_query_value(None, "user_version", |row| row.get(0))
-}
-
-#[derive(Debug)]
-enum MigrateError {
-    TooNew(u32),
-    Sqlite(rusqlite::Error),
-}
-
-impl From<rusqlite::Error> for MigrateError {
-    fn from(error: rusqlite::Error) -> Self {
-        MigrateError::Sqlite(error)
-    }
-}
-
-/// Applies the migrations the file lacks, each in its own transaction with
-/// the version bump, so a crash mid-migration leaves the previous version.
-fn migrate(conn: &mut Connection, migrations: &[&str]) -> Result<(), MigrateError> {
-    let target = u32::try_from(migrations.len()).expect("few migrations");
-    // Checked without a lock first, so that opening an up-to-date store never
-    // waits for a writer.
-    let mut version = user_version(conn)?;
-    while version != target {
-        if version > target {
-            return Err(MigrateError::TooNew(version));
-        }
-        // IMMEDIATE, and the version read again inside: two processes opening
-        // a new file at once apply each migration once.
-        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        version = user_version(&tx)?;
-        if version >= target {
-            continue;
-        }
-        tx.execute_batch(migrations[version as usize])?;
-        if version == 0 {
-            tx.pragma_update(None, "application_id", APPLICATION_ID)?;
-        }
-        version += 1;
-        tx.pragma_update(None, "user_version", version)?;
-        tx.commit()?;
-    }
-    Ok(())
-}
-
-/// Checks and inserts one game inside `tx`.
-fn insert_in(tx: &Transaction<'_>, run: RunId, game: &NewGame) -> Result<GameId, StoreError> {
+/// Checks and inserts one game inside the transaction open on `conn`;
+/// `same_specs`: the record's header must name the run's agents' specs.
+fn insert_in(
+    conn: &Conn,
+    run: RunId,
+    game: &NewGame,
+    same_specs: bool,
+) -> Result<GameId, StoreError> {
     let invalid = |reason: String| StoreError::InvalidGame { slot: game.slot.clone(), reason };
     let (header, outcome) = match (game.record.first(), game.record.last()) {
         (Some(RecordLine::Header(header)), Some(RecordLine::Footer { outcome }))
@@ -776,13 +911,13 @@ fn insert_in(tx: &Transaction<'_>, run: RunId, game: &NewGame) -> Result<GameId,
     let times = reply_times_us(&game.record);
     let faults = outcome.faults.as_ref().map(|fault| fault.as_ref().map(json_text));
 
-    // Cached statements: a league stores thousands of games a second, and
-    // parsing the SQL each time was a tenth of the store's work.
-    let run_game: String = tx
-        .prepare_cached("SELECT game FROM runs WHERE id = ?1")?
-        .query_row([run.0], |row| row.get(0))
-        .optional()?
-        .ok_or(StoreError::NoSuchRun(run))?;
+    // The statements are prepared once per connection (versus-sql caches
+    // them): a league stores thousands of games a second, and parsing the
+    // SQL each time was a tenth of the store's work.
+    let run_game: String = conn
+        .query_opt("SELECT game FROM runs WHERE id = ?1", args![run.0])?
+        .ok_or(StoreError::NoSuchRun(run))?
+        .get(0)?;
     if header.game != run_game {
         return Err(invalid(format!(
             "the record is a game of {}, the run plays {run_game}",
@@ -791,12 +926,14 @@ fn insert_in(tx: &Transaction<'_>, run: RunId, game: &NewGame) -> Result<GameId,
     }
     for side in Side::BOTH {
         let agent = game.agents[side];
-        let spec: String = tx
-            .prepare_cached("SELECT spec FROM agents WHERE id = ?1 AND run_id = ?2")?
-            .query_row(params![agent.0, run.0], |row| row.get(0))
-            .optional()?
-            .ok_or(StoreError::ForeignAgent { run, agent })?;
-        if header.agents[side] != spec {
+        let spec: String = conn
+            .query_opt(
+                "SELECT spec FROM agents WHERE id = ?1 AND run_id = ?2",
+                args![agent.0, run.0],
+            )?
+            .ok_or(StoreError::ForeignAgent { run, agent })?
+            .get(0)?;
+        if same_specs && header.agents[side] != spec {
             return Err(invalid(format!(
                 "the record's {side} agent is {:?}, but agent {agent} is {spec:?}",
                 header.agents[side]
@@ -804,71 +941,49 @@ fn insert_in(tx: &Transaction<'_>, run: RunId, game: &NewGame) -> Result<GameId,
         }
     }
     if game.harness_flag.is_none() {
-        let taken: bool = tx
-            .prepare_cached(
+        let taken: bool = conn
+            .query_one(
                 "SELECT EXISTS (SELECT 1 FROM games
                  WHERE run_id = ?1 AND slot = ?2 AND harness_flag IS NULL)",
+                args![run.0, &game.slot],
             )?
-            .query_row(params![run.0, game.slot], |row| row.get(0))?;
+            .get(0)?;
         if taken {
             return Err(StoreError::DuplicateSlot { run, slot: game.slot.clone() });
         }
     }
-    tx.prepare_cached(
-        "INSERT INTO games (run_id, slot, seed, first_agent, second_agent, result,
-             first_score, second_score, first_fault, second_fault, move_times,
-             judge_lag, harness_flag, record, finished_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
-    )?
-    .execute(params![
-        run.0,
-        game.slot,
-        header.config.seed.to_string(),
-        game.agents.first.0,
-        game.agents.second.0,
-        outcome.result.notation(),
-        outcome.scores.first,
-        outcome.scores.second,
-        faults.first,
-        faults.second,
-        json_text(&times),
-        game.judge_lag.as_ref().map(json_text),
-        game.harness_flag,
-        record,
-        now_ms(),
-    ])?;
-    Ok(GameId(tx.last_insert_rowid()))
+    let id = conn
+        .query_one(
+            "INSERT INTO games (run_id, slot, seed, first_agent, second_agent, result,
+                 first_score, second_score, first_fault, second_fault, move_times,
+                 judge_lag, harness_flag, record, finished_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)
+             RETURNING id",
+            args![
+                run.0,
+                &game.slot,
+                header.config.seed.to_string(),
+                game.agents.first.0,
+                game.agents.second.0,
+                outcome.result.notation(),
+                outcome.scores.first,
+                outcome.scores.second,
+                faults.first,
+                faults.second,
+                json_text(&times),
+                game.judge_lag.as_ref().map(json_text),
+                game.harness_flag.as_deref(),
+                record,
+                now_ms(),
+            ],
+        )?
+        .get(0)?;
+    Ok(GameId(id))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn migrations_apply_in_order_and_a_failed_one_rolls_back() {
-        let mut conn = Connection::open_in_memory().unwrap();
-        let first = ["CREATE TABLE a (x)"];
-        migrate(&mut conn, &first).unwrap();
-        assert_eq!(user_version(&conn).unwrap(), 1);
-        let second = ["CREATE TABLE a (x)", "ALTER TABLE a ADD COLUMN y"];
-        migrate(&mut conn, &second).unwrap();
-        assert_eq!(user_version(&conn).unwrap(), 2);
-        conn.execute("INSERT INTO a (x, y) VALUES (1, 2)", []).unwrap();
-        let broken = [
-            "CREATE TABLE a (x)",
-            "ALTER TABLE a ADD COLUMN y",
-            "CREATE TABLE b (z); SELECT no_such_function()",
-        ];
-        assert!(migrate(&mut conn, &broken).is_err());
-        assert_eq!(user_version(&conn).unwrap(), 2);
-        let b_exists: bool = conn
-            .query_row("SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE name = 'b')", [], |row| {
-                row.get(0)
-            })
-            .unwrap();
-        assert!(!b_exists, "the failed migration's table was rolled back");
-        assert!(matches!(migrate(&mut conn, &first), Err(MigrateError::TooNew(2))));
-    }
 
     #[test]
     fn builtin_hashes_depend_on_the_version() {

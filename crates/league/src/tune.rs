@@ -36,12 +36,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Mutex};
 use std::thread;
 
-use rusqlite::{params, OptionalExtension};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 use versus_core::params::{split_spec, values as param_values};
 use versus_core::{BySide, Game, GameConfig, GameRng, Outcome, Side, TimeControl};
 use versus_judge::{run_game, AgentSpec, JudgeError, Limits, SandboxSettings};
+use versus_sql::args;
 
 use crate::store::{Store, StoreError};
 
@@ -478,66 +478,61 @@ pub struct TuneRun {
 }
 
 /// Creates a tuning run, after [`TunePlan::check`].
-pub fn create_run(store: &mut Store, plan: &TunePlan) -> Result<i64, TuneError> {
-    let conn = store.connection();
-    conn.execute(
-        "INSERT INTO tune_runs (game, settings, created_at) VALUES (?1, ?2, ?3)",
-        params![plan.game, json(plan), crate::store::now_ms()],
-    )
-    .map_err(StoreError::from)?;
-    Ok(conn.last_insert_rowid())
+pub fn create_run(store: &Store, plan: &TunePlan) -> Result<i64, TuneError> {
+    let row = store
+        .conn()
+        .query_one(
+            "INSERT INTO tune_runs (game, settings, created_at) VALUES (?1, ?2, ?3) RETURNING id",
+            args![&plan.game, json(plan), crate::store::now_ms()],
+        )
+        .map_err(StoreError::from)?;
+    Ok(row.get(0).map_err(StoreError::from)?)
 }
 
 /// One tuning run.
 pub fn load_run(store: &Store, id: i64) -> Result<TuneRun, TuneError> {
-    store
-        .connection()
-        .query_row(
+    let row = store
+        .conn()
+        .query_opt(
             "SELECT settings, created_at, finished_at, conclusion FROM tune_runs WHERE id = ?1",
-            [id],
-            |row| Ok((row.get::<_, String>(0)?, row.get(1)?, row.get(2)?, row.get(3)?)),
+            args![id],
         )
-        .optional()
         .map_err(StoreError::from)?
-        .ok_or(TuneError::NoSuchRun(id))
-        .and_then(|(settings, created_at_ms, finished_at_ms, conclusion)| {
-            Ok(TuneRun {
-                id,
-                plan: serde_json::from_str(&settings)
-                    .map_err(|e| TuneError::Corrupt(format!("run {id} settings: {e}")))?,
-                created_at_ms,
-                finished_at_ms,
-                conclusion,
-            })
-        })
+        .ok_or(TuneError::NoSuchRun(id))?;
+    let read = || -> Result<_, versus_sql::SqlError> {
+        Ok((row.get::<String>(0)?, row.get(1)?, row.get(2)?, row.get(3)?))
+    };
+    let (settings, created_at_ms, finished_at_ms, conclusion) = read().map_err(StoreError::from)?;
+    Ok(TuneRun {
+        id,
+        plan: serde_json::from_str(&settings)
+            .map_err(|e| TuneError::Corrupt(format!("run {id} settings: {e}")))?,
+        created_at_ms,
+        finished_at_ms,
+        conclusion,
+    })
 }
 
 /// Every tuning run, oldest first.
 pub fn runs(store: &Store) -> Result<Vec<TuneRun>, TuneError> {
-    let ids: Vec<i64> = {
-        let mut statement = store
-            .connection()
-            .prepare("SELECT id FROM tune_runs ORDER BY id")
-            .map_err(StoreError::from)?;
-        let rows = statement.query_map([], |row| row.get(0)).map_err(StoreError::from)?;
-        rows.collect::<Result<_, _>>().map_err(StoreError::from)?
-    };
-    ids.into_iter().map(|id| load_run(store, id)).collect()
+    let rows = store
+        .conn()
+        .query("SELECT id FROM tune_runs ORDER BY id", &[])
+        .map_err(StoreError::from)?;
+    rows.iter().map(|row| load_run(store, row.get(0).map_err(StoreError::from)?)).collect()
 }
 
 /// The applied iterations of a run, in order.
 pub fn iterations(store: &Store, id: i64) -> Result<Vec<Iteration>, TuneError> {
     load_run(store, id)?;
-    let mut statement = store
-        .connection()
-        .prepare("SELECT k, data FROM tune_iterations WHERE run_id = ?1 ORDER BY k")
-        .map_err(StoreError::from)?;
-    let rows = statement
-        .query_map([id], |row| Ok((row.get::<_, i64>(0)?, row.get::<_, String>(1)?)))
+    let rows = store
+        .conn()
+        .query("SELECT k, data FROM tune_iterations WHERE run_id = ?1 ORDER BY k", args![id])
         .map_err(StoreError::from)?;
     let mut out = Vec::new();
     for row in rows {
-        let (k, data) = row.map_err(StoreError::from)?;
+        let k: i64 = row.get(0).map_err(StoreError::from)?;
+        let data: String = row.get(1).map_err(StoreError::from)?;
         let iteration: Iteration = serde_json::from_str(&data)
             .map_err(|e| TuneError::Corrupt(format!("run {id} iteration {k}: {e}")))?;
         if iteration.k != out.len() as u64 || k as u64 != iteration.k {
@@ -548,16 +543,16 @@ pub fn iterations(store: &Store, id: i64) -> Result<Vec<Iteration>, TuneError> {
     Ok(out)
 }
 
-fn store_iteration(store: &mut Store, id: i64, iteration: &Iteration) -> Result<(), TuneError> {
+fn store_iteration(store: &Store, id: i64, iteration: &Iteration) -> Result<(), TuneError> {
     store
-        .connection()
+        .conn()
         .execute(
             "INSERT INTO tune_iterations (run_id, k, result, data, finished_at)
              VALUES (?1, ?2, ?3, ?4, ?5)",
-            params![
+            args![
                 id,
                 iteration.k as i64,
-                iteration.result,
+                i64::from(iteration.result),
                 json(iteration),
                 crate::store::now_ms()
             ],
@@ -567,12 +562,12 @@ fn store_iteration(store: &mut Store, id: i64, iteration: &Iteration) -> Result<
 }
 
 /// Records that a run is over, with the spec of its final values.
-pub fn finish_run(store: &mut Store, id: i64, conclusion: &str) -> Result<(), TuneError> {
+pub fn finish_run(store: &Store, id: i64, conclusion: &str) -> Result<(), TuneError> {
     store
-        .connection()
+        .conn()
         .execute(
             "UPDATE tune_runs SET finished_at = ?2, conclusion = ?3 WHERE id = ?1",
-            params![id, crate::store::now_ms(), conclusion],
+            args![id, crate::store::now_ms(), conclusion],
         )
         .map_err(StoreError::from)?;
     Ok(())

@@ -15,6 +15,8 @@ use versus_league::store::{
     agent_hash, reply_times_us, AgentId, JudgeLag, NewAgent, NewGame, NewRun, RunId, RunKind,
     Store, StoreError, SCHEMA_VERSION,
 };
+use versus_sql::scratch::ScratchCluster;
+use versus_sql::Backend;
 
 /// A fresh directory under the target's temporary directory, removed on drop.
 struct TempDir(PathBuf);
@@ -110,6 +112,23 @@ fn game(slot: &str, agents: BySide<AgentId>, seed: u64, flag: Option<&str>) -> N
     }
 }
 
+/// Runs `test` on a fresh store of each backend: a SQLite file, and a
+/// database on a throw-away PostgreSQL cluster when the server is installed
+/// (else a visible skip line).
+fn on_each_backend(name: &str, test: fn(&mut Store)) {
+    let dir = TempDir::new();
+    let mut store = Store::open(dir.join("league.sqlite")).unwrap();
+    test(&mut store);
+    match ScratchCluster::start(false).expect("PostgreSQL is installed but did not start") {
+        Some(cluster) => {
+            let mut store = Store::open(cluster.url()).unwrap();
+            assert_eq!(store.backend(), Backend::Postgres);
+            test(&mut store);
+        }
+        None => eprintln!("SKIPPED: PostgreSQL is not installed; {name} ran on SQLite only"),
+    }
+}
+
 fn raw(path: &Path) -> rusqlite::Connection {
     rusqlite::Connection::open(path).unwrap()
 }
@@ -119,7 +138,7 @@ fn a_new_file_is_migrated_and_reopens_as_it_was() {
     let dir = TempDir::new();
     let path = dir.join("league.sqlite");
     let run = {
-        let mut store = Store::open(&path).unwrap();
+        let store = Store::open(&path).unwrap();
         assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
         store.create_run(&new_run(RunKind::League)).unwrap()
     };
@@ -144,6 +163,13 @@ fn a_new_file_is_migrated_and_reopens_as_it_was() {
 
 #[test]
 fn a_real_game_round_trips_with_all_its_fields() {
+    on_each_backend(
+        "a_real_game_round_trips_with_all_its_fields",
+        a_real_game_round_trips_with_all_its_fields_on,
+    );
+}
+
+fn a_real_game_round_trips_with_all_its_fields_on(store: &mut Store) {
     let game_def = versus_games::find(GAME).unwrap();
     let specs = BySide::new(
         AgentSpec::parse("builtin:random", None, 7),
@@ -156,8 +182,7 @@ fn a_real_game_round_trips_with_all_its_fields() {
     })
     .unwrap();
 
-    let mut store = Store::open_in_memory().unwrap();
-    let (run, agents) = store_with_run(&mut store);
+    let (run, agents) = store_with_run(store);
     let lag = JudgeLag { samples: 40, mean_us: 12, max_us: 900, load_centi: 150 };
     let new = NewGame {
         slot: "pair 0 leg 0".into(),
@@ -197,8 +222,11 @@ fn a_real_game_round_trips_with_all_its_fields() {
 
 #[test]
 fn faults_round_trip() {
-    let mut store = Store::open_in_memory().unwrap();
-    let (run, agents) = store_with_run(&mut store);
+    on_each_backend("faults_round_trip", faults_round_trip_on);
+}
+
+fn faults_round_trip_on(store: &mut Store) {
+    let (run, agents) = store_with_run(store);
     let faults = BySide::new(None, Some(Fault::runtime("illegal move", "MOVE 9 9")));
     let outcome = Outcome::from_faults(faults, BySide::new(3.0, 4.0));
     let mut new = game("g", agents, 5, None);
@@ -212,8 +240,11 @@ fn faults_round_trip() {
 
 #[test]
 fn a_slot_is_counted_once() {
-    let mut store = Store::open_in_memory().unwrap();
-    let (run, agents) = store_with_run(&mut store);
+    on_each_backend("a_slot_is_counted_once", a_slot_is_counted_once_on);
+}
+
+fn a_slot_is_counted_once_on(store: &mut Store) {
+    let (run, agents) = store_with_run(store);
     store.insert_game(run, &game("s1", agents, 1, None)).unwrap();
     let error = store.insert_game(run, &game("s1", agents, 2, None)).unwrap_err();
     assert!(
@@ -227,15 +258,21 @@ fn a_slot_is_counted_once() {
     assert_eq!(store.games(run).unwrap().len(), 1);
 
     // The same slot name in another run is another slot.
-    let (other, other_agents) = store_with_run(&mut store);
+    let (other, other_agents) = store_with_run(store);
     store.insert_game(other, &game("s1", other_agents, 3, None)).unwrap();
     assert_eq!(store.finished_slots(other).unwrap(), HashSet::from(["s1".into()]));
 }
 
 #[test]
 fn a_batch_is_stored_whole_or_not_at_all() {
-    let mut store = Store::open_in_memory().unwrap();
-    let (run, agents) = store_with_run(&mut store);
+    on_each_backend(
+        "a_batch_is_stored_whole_or_not_at_all",
+        a_batch_is_stored_whole_or_not_at_all_on,
+    );
+}
+
+fn a_batch_is_stored_whole_or_not_at_all_on(store: &mut Store) {
+    let (run, agents) = store_with_run(store);
     let ids = store
         .insert_games(run, &[game("b1", agents, 1, None), game("b2", agents, 2, None)])
         .unwrap();
@@ -255,8 +292,14 @@ fn a_batch_is_stored_whole_or_not_at_all() {
 
 #[test]
 fn a_flagged_game_is_kept_but_not_counted_and_its_slot_is_played_again() {
-    let mut store = Store::open_in_memory().unwrap();
-    let (run, agents) = store_with_run(&mut store);
+    on_each_backend(
+        "a_flagged_game_is_kept_but_not_counted_and_its_slot_is_played_again",
+        a_flagged_game_is_kept_but_not_counted_and_its_slot_is_played_again_on,
+    );
+}
+
+fn a_flagged_game_is_kept_but_not_counted_and_its_slot_is_played_again_on(store: &mut Store) {
+    let (run, agents) = store_with_run(store);
     let flag = Some("judge lag 250 ms at the time-out");
     store.insert_game(run, &game("s1", agents, 1, flag)).unwrap();
     store.insert_game(run, &game("s1", agents, 1, flag)).unwrap();
@@ -280,8 +323,14 @@ fn a_flagged_game_is_kept_but_not_counted_and_its_slot_is_played_again() {
 
 #[test]
 fn incomplete_or_mismatched_games_are_refused() {
-    let mut store = Store::open_in_memory().unwrap();
-    let (run, agents) = store_with_run(&mut store);
+    on_each_backend(
+        "incomplete_or_mismatched_games_are_refused",
+        incomplete_or_mismatched_games_are_refused_on,
+    );
+}
+
+fn incomplete_or_mismatched_games_are_refused_on(store: &mut Store) {
+    let (run, agents) = store_with_run(store);
 
     let mut truncated = game("t", agents, 1, None);
     truncated.record.pop();
@@ -298,7 +347,7 @@ fn incomplete_or_mismatched_games_are_refused() {
     let error = store.insert_game(run, &swapped).unwrap_err();
     assert!(error.to_string().contains("first agent"), "{error}");
 
-    let (other, other_agents) = store_with_run(&mut store);
+    let (other, other_agents) = store_with_run(store);
     assert!(matches!(
         store.insert_game(run, &game("f", other_agents, 1, None)),
         Err(StoreError::ForeignAgent { .. })
@@ -333,6 +382,60 @@ fn a_store_from_a_newer_versus_is_refused() {
     let message = error.to_string();
     assert!(message.contains("written by a newer versus"), "{message}");
     assert!(message.contains(&path.display().to_string()), "{message}");
+}
+
+#[test]
+fn a_postgres_store_is_migrated_once_and_refuses_a_newer_or_an_old_schema() {
+    let Some(cluster) = ScratchCluster::start(false).unwrap() else {
+        eprintln!("SKIPPED: PostgreSQL is not installed");
+        return;
+    };
+    let url = cluster.url();
+    let run = {
+        let store = Store::open(&url).unwrap();
+        assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
+        store.create_run(&new_run(RunKind::League)).unwrap()
+    };
+    // Opened again: nothing applied twice, the run is there as it was.
+    let store = Store::open(&url).unwrap();
+    let runs = store.runs().unwrap();
+    assert_eq!(runs.len(), 1);
+    assert_eq!(runs[0].id, run);
+    assert_eq!(runs[0].settings, new_run(RunKind::League).settings);
+    let names: Vec<String> = store.agents(run).unwrap().into_iter().map(|a| a.name).collect();
+    assert_eq!(names, ["random", "greedy"]);
+
+    store
+        .conn()
+        .execute("UPDATE league_schema SET version = ?1", versus_sql::args![SCHEMA_VERSION + 1])
+        .unwrap();
+    let error = Store::open(&url).unwrap_err();
+    assert!(
+        matches!(error, StoreError::TooNew { found, supported, .. }
+            if found == SCHEMA_VERSION + 1 && supported == SCHEMA_VERSION),
+        "{error:?}"
+    );
+    assert!(error.to_string().contains("written by a newer versus"), "{error}");
+
+    // A database holding the first development queue's tables is named,
+    // not half-migrated.
+    store.conn().batch("CREATE DATABASE old_queue").unwrap();
+    let old_url = url.rsplit_once('/').map(|(base, _)| format!("{base}/old_queue")).unwrap();
+    let old = versus_sql::Conn::open(&old_url).unwrap();
+    old.batch(
+        "CREATE TABLE versus_schema (version INTEGER NOT NULL);
+         INSERT INTO versus_schema VALUES (3); CREATE TABLE runs (id BIGINT)",
+    )
+    .unwrap();
+    let error = Store::open(&old_url).unwrap_err();
+    assert!(matches!(error, StoreError::OldQueue { version: 3, .. }), "{error:?}");
+    assert!(error.to_string().contains("use a new database"), "{error}");
+    let tables: i64 = old
+        .query_one("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'", &[])
+        .unwrap()
+        .get(0)
+        .unwrap();
+    assert_eq!(tables, 2, "nothing was created beside the old tables");
 }
 
 #[test]
@@ -390,7 +493,7 @@ fn crash_writer() {
     let Some(path) = std::env::var_os(WRITER_ENV) else {
         return;
     };
-    let mut store = Store::open(&path).unwrap();
+    let store = Store::open(&path).unwrap();
     let runs = store.runs().unwrap();
     let run = match runs.as_slice() {
         [] => store.create_run(&new_run(RunKind::Sprt)).unwrap(),

@@ -15,8 +15,16 @@
 //!   on `(run, slot)` over counted games makes a second count impossible even
 //!   for a bug in this code.
 //!
-//! [`Queue`] is one connection (a `postgres::Client`): a worker keeps one per
-//! thread.
+//! The queue lives in the league store's PostgreSQL database
+//! ([`versus_league::store::Store`]): a run is the store's run (its plan as
+//! the settings), its agents the store's agents (each with the artifact a
+//! worker builds it from), and a committed game the store's game (with the
+//! worker and lease that played it). So the league's reports, `--resume`,
+//! the web page and the store's own tests see a run on PostgreSQL exactly as
+//! they see one in a SQLite file. The queue adds its own tables (artifacts,
+//! workers, slots), versioned apart in `queue_schema`.
+//!
+//! [`Queue`] is one connection: a worker keeps one per thread.
 
 pub mod artifact;
 pub use versus_sql::scratch;
@@ -25,132 +33,94 @@ pub mod worker;
 use std::collections::HashMap;
 use std::time::Duration;
 
-use postgres::{Client, NoTls, Transaction};
 use thiserror::Error;
 use versus_core::{BySide, Outcome, RecordLine};
-use versus_league::runner::{Entrant, Plan, Schedule, Slot, Standing, MAX_REPLAYS};
-use versus_league::store::{reply_times_us, JudgeLag};
+use versus_league::runner::{
+    standing_from_store, Entrant, Plan, Schedule, Slot, Standing, MAX_REPLAYS,
+};
+use versus_league::store::{
+    insert_remote_game, AgentId, JudgeLag, NewAgent, NewGame, NewRun, RunKind, Store, StoreError,
+};
+use versus_sql::{args, Conn, Migration, SqlError};
 
 pub use artifact::Artifact;
+pub use versus_league::store::RunId;
 
-/// The migrations, one per schema version: migration `i` takes the database
-/// from version `i` to `i + 1`. Append only.
-const MIGRATIONS: &[&str] = &[
-    // 1: artifacts, runs, workers, the slots of the queue and played games.
-    "
-    CREATE TABLE artifacts (
-        hash        TEXT PRIMARY KEY,
-        kind        TEXT NOT NULL CHECK (kind IN ('builtin', 'source', 'command')),
-        -- builtin: its spec; source: its file name; command: the command line.
-        spec        TEXT NOT NULL,
-        -- builtin: the versus version; source: the language when named.
-        version     TEXT,
-        language    TEXT,
-        source      BYTEA,
-        cwd         TEXT,
-        created_at  TIMESTAMPTZ NOT NULL DEFAULT now()
-    );
-    CREATE TABLE runs (
-        id          BIGSERIAL PRIMARY KEY,
-        kind        TEXT NOT NULL CHECK (kind IN ('sprt', 'league')),
-        game        TEXT NOT NULL,
-        -- The league runner's plan as JSON (entrants as scheduled).
-        plan        TEXT NOT NULL,
-        created_at  TIMESTAMPTZ NOT NULL DEFAULT now(),
-        finished_at TIMESTAMPTZ,
-        conclusion  TEXT
-    );
-    CREATE TABLE run_agents (
-        run_id   BIGINT NOT NULL REFERENCES runs (id),
-        idx      INTEGER NOT NULL,
-        name     TEXT NOT NULL,
-        artifact TEXT NOT NULL REFERENCES artifacts (hash),
-        PRIMARY KEY (run_id, idx),
-        UNIQUE (run_id, name)
-    );
-    CREATE TABLE workers (
-        id             BIGSERIAL PRIMARY KEY,
-        name           TEXT NOT NULL,
-        host           TEXT NOT NULL,
-        cores          INTEGER NOT NULL,
-        jobs           INTEGER NOT NULL,
-        version        TEXT NOT NULL,
-        started_at     TIMESTAMPTZ NOT NULL DEFAULT now(),
-        last_heartbeat TIMESTAMPTZ NOT NULL DEFAULT now(),
-        stopped_at     TIMESTAMPTZ
-    );
-    CREATE SEQUENCE lease_tokens;
-    CREATE TABLE slots (
-        run_id        BIGINT NOT NULL REFERENCES runs (id),
-        slot          TEXT NOT NULL,
-        -- Schedule order: slots are handed out in it.
-        seq           BIGINT NOT NULL,
-        state         TEXT NOT NULL DEFAULT 'pending'
-                      CHECK (state IN ('pending', 'leased', 'done', 'failed')),
-        -- The current (or last) lease: its token, holder and expiry.
-        lease         BIGINT,
-        worker_id     BIGINT REFERENCES workers (id),
-        lease_expires TIMESTAMPTZ,
-        -- How often the slot was handed out, and replayed for the harness.
-        leases        INTEGER NOT NULL DEFAULT 0,
-        replays       INTEGER NOT NULL DEFAULT 0,
-        -- Why a failed slot could not be played.
-        error         TEXT,
-        PRIMARY KEY (run_id, slot)
-    );
-    CREATE INDEX slots_open ON slots (run_id, seq) WHERE state IN ('pending', 'leased');
-    CREATE INDEX slots_by_worker ON slots (worker_id) WHERE state = 'leased';
-    CREATE TABLE games (
-        id           BIGSERIAL PRIMARY KEY,
-        run_id       BIGINT NOT NULL,
-        slot         TEXT NOT NULL,
-        worker_id    BIGINT NOT NULL REFERENCES workers (id),
-        lease        BIGINT NOT NULL,
-        -- A u64 in decimal.
-        seed         TEXT NOT NULL,
-        first_agent  INTEGER NOT NULL,
-        second_agent INTEGER NOT NULL,
-        -- The record's footer outcome, reply times (µs) and judge lag, as JSON.
-        outcome      TEXT NOT NULL,
-        move_times   TEXT NOT NULL,
-        judge_lag    TEXT NOT NULL,
-        -- NULL for a counted game; else why the harness is to blame.
-        harness_flag TEXT,
-        record       TEXT NOT NULL,
-        finished_at  TIMESTAMPTZ NOT NULL DEFAULT now(),
-        FOREIGN KEY (run_id, slot) REFERENCES slots (run_id, slot)
-    );
-    -- The guarantee: at most one counted game per slot.
-    CREATE UNIQUE INDEX games_counted_slot ON games (run_id, slot) WHERE harness_flag IS NULL;
-    CREATE INDEX games_by_worker ON games (worker_id);
-    ",
-    // 2: a slot an SPRT no longer needs once it has decided is 'cancelled'.
-    "
-    ALTER TABLE slots DROP CONSTRAINT slots_state_check;
-    ALTER TABLE slots ADD CONSTRAINT slots_state_check
-        CHECK (state IN ('pending', 'leased', 'done', 'failed', 'cancelled'));
-    ",
-    // 3: a source's data file (NYPC's data.bin) travels with it.
-    "ALTER TABLE artifacts ADD COLUMN data BYTEA;",
+/// The queue's tables beside the store's, one migration per version
+/// (PostgreSQL only: the queue is for many machines; one machine runs its
+/// leagues on SQLite without it). Append only.
+const MIGRATIONS: &[Migration] = &[
+    // 1: artifacts, workers and slots; the agent's artifact and the game's
+    // worker and lease on the store's tables.
+    Migration {
+        sqlite: "SELECT 1",
+        postgres: "
+        CREATE TABLE artifacts (
+            hash        TEXT PRIMARY KEY,
+            kind        TEXT NOT NULL CHECK (kind IN ('builtin', 'source', 'command')),
+            -- builtin: its spec; source: its file name; command: the command line.
+            spec        TEXT NOT NULL,
+            -- builtin: the versus version; source: the language when named.
+            version     TEXT,
+            language    TEXT,
+            source      BYTEA,
+            -- A source's data file (NYPC's data.bin).
+            data        BYTEA,
+            cwd         TEXT,
+            created_at  TIMESTAMPTZ NOT NULL DEFAULT now()
+        );
+        ALTER TABLE agents ADD COLUMN artifact TEXT REFERENCES artifacts (hash);
+        CREATE TABLE workers (
+            id             BIGSERIAL PRIMARY KEY,
+            name           TEXT NOT NULL,
+            host           TEXT NOT NULL,
+            cores          INTEGER NOT NULL,
+            jobs           INTEGER NOT NULL,
+            version        TEXT NOT NULL,
+            started_at     TIMESTAMPTZ NOT NULL DEFAULT now(),
+            last_heartbeat TIMESTAMPTZ NOT NULL DEFAULT now(),
+            stopped_at     TIMESTAMPTZ
+        );
+        CREATE SEQUENCE lease_tokens;
+        CREATE TABLE slots (
+            run_id        BIGINT NOT NULL REFERENCES runs (id),
+            slot          TEXT NOT NULL,
+            -- Schedule order: slots are handed out in it.
+            seq           BIGINT NOT NULL,
+            -- cancelled: an SPRT decided before the slot was needed.
+            state         TEXT NOT NULL DEFAULT 'pending'
+                          CHECK (state IN ('pending', 'leased', 'done', 'failed', 'cancelled')),
+            -- The current (or last) lease: its token, holder and expiry.
+            lease         BIGINT,
+            worker_id     BIGINT REFERENCES workers (id),
+            lease_expires TIMESTAMPTZ,
+            -- How often the slot was handed out, and replayed for the harness.
+            leases        INTEGER NOT NULL DEFAULT 0,
+            replays       INTEGER NOT NULL DEFAULT 0,
+            -- Why a failed slot could not be played.
+            error         TEXT,
+            PRIMARY KEY (run_id, slot)
+        );
+        CREATE INDEX slots_open ON slots (run_id, seq) WHERE state IN ('pending', 'leased');
+        CREATE INDEX slots_by_worker ON slots (worker_id) WHERE state = 'leased';
+        ALTER TABLE games ADD COLUMN worker_id BIGINT REFERENCES workers (id);
+        ALTER TABLE games ADD COLUMN lease BIGINT;
+        CREATE INDEX games_by_worker ON games (worker_id);
+        ",
+    },
 ];
 
-/// The schema version this versus writes.
-pub const SCHEMA_VERSION: i32 = MIGRATIONS.len() as i32;
+/// The schema version of the queue's tables.
+pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
 
-/// Serialises migrations between processes (`pg_advisory_xact_lock`).
-const MIGRATION_LOCK: i64 = 0x7665_7273_0001;
+/// Slots inserted per statement when a run is scheduled.
+const SLOTS_PER_INSERT: usize = 500;
 
 /// What went wrong with the queue.
 #[derive(Debug, Error)]
 pub enum QueueError {
-    // Not a `source`: the message already includes the driver's own chain,
-    // which a caller printing causes would otherwise repeat.
-    #[error("PostgreSQL: {0}")]
-    Db(postgres::Error),
-    #[error(
-        "the database has schema version {found}, newer than this versus ({known}): upgrade versus"
-    )]
-    TooNew { found: i32, known: i32 },
+    #[error("{0}")]
+    Store(#[from] StoreError),
     #[error("agent {name}: {message}")]
     Agent { name: String, message: String },
     #[error("{0}")]
@@ -161,9 +131,9 @@ pub enum QueueError {
     Cache(#[from] std::io::Error),
 }
 
-impl From<postgres::Error> for QueueError {
-    fn from(error: postgres::Error) -> QueueError {
-        QueueError::Db(error)
+impl From<SqlError> for QueueError {
+    fn from(error: SqlError) -> QueueError {
+        QueueError::Store(StoreError::Sql(error))
     }
 }
 
@@ -173,33 +143,13 @@ impl QueueError {
     /// connection.
     #[must_use]
     pub fn is_connection(&self) -> bool {
-        match self {
-            QueueError::Db(error) => {
-                error.is_closed()
-                    || match error.code() {
-                        // Class 08: connection exception; 57P0x: the server
-                        // is shutting down or cannot take connections yet.
-                        Some(code) => {
-                            let code = code.code();
-                            code.starts_with("08") || code.starts_with("57P")
-                        }
-                        // No SQLSTATE: an I/O error on the socket.
-                        None => error.as_db_error().is_none(),
-                    }
-            }
-            _ => false,
-        }
+        matches!(self, QueueError::Store(error) if error.is_connection())
     }
 }
 
-macro_rules! id_type {
-    ($name:ident) => {
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        pub struct $name(pub i64);
-    };
-}
-id_type!(RunId);
-id_type!(WorkerId);
+/// A worker's id in the queue.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct WorkerId(pub i64);
 
 /// A worker as it registers.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -310,7 +260,9 @@ pub struct PlayedGame<'a> {
 
 /// One connection to the queue.
 pub struct Queue {
-    client: Client,
+    store: Store,
+    /// Each run's agent ids in entrant order, read once.
+    agent_ids: HashMap<RunId, Vec<AgentId>>,
 }
 
 impl std::fmt::Debug for Queue {
@@ -324,48 +276,43 @@ fn secs(duration: Duration) -> f64 {
 }
 
 impl Queue {
-    /// Connects to `url` (`postgres://user@host/db`, or keyword form) and
-    /// brings the schema up to [`SCHEMA_VERSION`].
+    /// Connects to `url` (`postgres://user@host/db`) and brings the store's
+    /// and the queue's tables up to date.
     pub fn connect(url: &str) -> Result<Queue, QueueError> {
-        let mut config: postgres::Config = url.parse()?;
-        if config.get_application_name().is_none() {
-            config.application_name("versus");
+        if !versus_sql::is_postgres(url) {
+            return Err(QueueError::Plan(format!(
+                "the work queue needs a PostgreSQL database (postgres://…), not {url}"
+            )));
         }
-        config.connect_timeout(Duration::from_secs(10));
-        let client = config.connect(NoTls)?;
-        let mut queue = Queue { client };
-        queue.migrate()?;
-        Ok(queue)
+        let store = Store::open(url)?;
+        store.conn().migrate("queue_schema", MIGRATIONS).map_err(|error| match error {
+            SqlError::TooNew { found, known, .. } => QueueError::Plan(format!(
+                "the queue's tables are at version {found}, newer than this versus ({known}): \
+                 upgrade versus"
+            )),
+            other => other.into(),
+        })?;
+        Ok(Queue { store, agent_ids: HashMap::new() })
     }
 
-    fn migrate(&mut self) -> Result<(), QueueError> {
-        let mut tx = self.client.transaction()?;
-        // Workers starting together must not race to create the tables.
-        tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])?;
-        tx.batch_execute("CREATE TABLE IF NOT EXISTS versus_schema (version INTEGER NOT NULL)")?;
-        let found: Option<i32> =
-            tx.query_opt("SELECT max(version) FROM versus_schema", &[])?.and_then(|r| r.get(0));
-        let found = found.unwrap_or(0);
-        if found > SCHEMA_VERSION {
-            return Err(QueueError::TooNew { found, known: SCHEMA_VERSION });
-        }
-        for (index, migration) in MIGRATIONS.iter().enumerate().skip(found as usize) {
-            tx.batch_execute(migration)?;
-            tx.execute("INSERT INTO versus_schema (version) VALUES ($1)", &[&(index as i32 + 1)])?;
-        }
-        tx.commit()?;
-        Ok(())
+    /// The league store the queue lives in.
+    #[must_use]
+    pub fn store(&self) -> &Store {
+        &self.store
     }
 
-    /// The schema version of the database.
-    pub fn schema_version(&mut self) -> Result<i32, QueueError> {
-        let row = self.client.query_one("SELECT max(version) FROM versus_schema", &[])?;
-        Ok(row.get::<_, Option<i32>>(0).unwrap_or(0))
+    fn conn(&self) -> &Conn {
+        self.store.conn()
     }
 
-    /// Stores a league's or an SPRT's plan, its agents as artifacts and one open slot per
-    /// game of its schedule, in one transaction. Command lines are refused
-    /// unless `shared_path`.
+    /// The schema version of the queue's tables.
+    pub fn schema_version(&mut self) -> Result<i64, QueueError> {
+        Ok(self.conn().query_one("SELECT version FROM queue_schema", &[])?.get(0)?)
+    }
+
+    /// Stores a league's or an SPRT's plan as a run of the store, its agents
+    /// with their artifacts and one open slot per game of its schedule, in
+    /// one transaction. Command lines are refused unless `shared_path`.
     pub fn schedule(&mut self, plan: &Plan, shared_path: bool) -> Result<RunId, QueueError> {
         if versus_games::find(&plan.game).is_none() {
             return Err(QueueError::Plan(format!("unknown game {:?}", plan.game)));
@@ -375,45 +322,59 @@ impl Queue {
             .iter()
             .map(|e| Artifact::from_entrant(e, shared_path))
             .collect::<Result<Vec<_>, _>>()?;
-        let plan_json = serde_json::to_string(plan).map_err(|e| QueueError::Plan(e.to_string()))?;
-        let mut tx = self.client.transaction()?;
-        let run: i64 = tx
-            .query_one(
-                "INSERT INTO runs (kind, game, plan) VALUES ($1, $2, $3) RETURNING id",
-                &[&plan_kind(plan), &plan.game, &plan_json],
-            )?
-            .get(0);
-        for (index, (entrant, artifact)) in plan.entrants.iter().zip(&artifacts).enumerate() {
-            let hash = artifact.hash();
-            insert_artifact(&mut tx, &hash, artifact)?;
-            tx.execute(
-                "INSERT INTO run_agents (run_id, idx, name, artifact) VALUES ($1, $2, $3, $4)",
-                &[&run, &(index as i32), &entrant.name, &hash],
-            )?;
-        }
-        let slots: Vec<String> = plan.slots().iter().map(Slot::key).collect();
-        let seqs: Vec<i64> = (0..slots.len() as i64).collect();
-        tx.execute(
-            "INSERT INTO slots (run_id, slot, seq) SELECT $1, * FROM unnest($2::text[], $3::bigint[])",
-            &[&run, &slots, &seqs],
-        )?;
-        tx.commit()?;
-        Ok(RunId(run))
+        let settings = serde_json::to_value(plan).map_err(|e| QueueError::Plan(e.to_string()))?;
+        let agents = plan
+            .entrants
+            .iter()
+            .zip(&artifacts)
+            .map(|(entrant, artifact)| NewAgent {
+                name: entrant.name.clone(),
+                spec: entrant.spec.clone(),
+                hash: artifact.hash(),
+            })
+            .collect();
+        let new = NewRun { kind: plan_kind(plan), game: plan.game.clone(), settings, agents };
+        let store = &self.store;
+        store.conn().write(|conn| -> Result<RunId, QueueError> {
+            let run = store.create_run(&new)?;
+            for (agent, artifact) in store.agents(run)?.iter().zip(&artifacts) {
+                insert_artifact(conn, &agent.hash, artifact)?;
+                conn.execute(
+                    "UPDATE agents SET artifact = ?1 WHERE id = ?2",
+                    args![&agent.hash, agent.id.0],
+                )?;
+            }
+            let slots: Vec<String> = plan.slots().iter().map(Slot::key).collect();
+            for (chunk_index, chunk) in slots.chunks(SLOTS_PER_INSERT).enumerate() {
+                let mut sql = String::from("INSERT INTO slots (run_id, slot, seq) VALUES ");
+                let mut values = vec![versus_sql::Value::from(run.0)];
+                for (i, slot) in chunk.iter().enumerate() {
+                    if i > 0 {
+                        sql.push_str(", ");
+                    }
+                    sql.push_str(&format!("(?1, ?{}, ?{})", 2 * i + 2, 2 * i + 3));
+                    values.push(slot.into());
+                    values.push(((chunk_index * SLOTS_PER_INSERT + i) as i64).into());
+                }
+                conn.execute(&sql, &values)?;
+            }
+            Ok(run)
+        })
     }
 
     /// A run's plan with every entrant as this host plays it (sources
     /// written into `cache`).
     pub fn local_plan(&mut self, run: RunId, cache: &std::path::Path) -> Result<Plan, QueueError> {
         let mut plan = self.plan(run)?;
-        let rows = self.client.query(
-            "SELECT a.idx, a.name, f.kind, f.spec, f.version, f.language, f.source, f.cwd, f.data
-             FROM run_agents a JOIN artifacts f ON f.hash = a.artifact
-             WHERE a.run_id = $1 ORDER BY a.idx",
-            &[&run.0],
+        let rows = self.conn().query(
+            "SELECT a.name, f.kind, f.spec, f.version, f.language, f.source, f.cwd, f.data
+             FROM agents a JOIN artifacts f ON f.hash = a.artifact
+             WHERE a.run_id = ?1 ORDER BY a.id",
+            args![run.0],
         )?;
         if rows.len() != plan.entrants.len() {
             return Err(QueueError::Corrupt(format!(
-                "run {} has {} agents but its plan names {}",
+                "run {} has {} agents with artifacts but its plan names {}",
                 run.0,
                 rows.len(),
                 plan.entrants.len()
@@ -421,23 +382,23 @@ impl Queue {
         }
         let mut entrants = Vec::with_capacity(rows.len());
         for row in rows {
-            let kind: String = row.get(2);
-            let spec: String = row.get(3);
+            let kind: String = row.get(1)?;
+            let spec: String = row.get(2)?;
             let artifact = match kind.as_str() {
                 "builtin" => Artifact::Builtin {
                     spec,
-                    version: row.get::<_, Option<String>>(4).unwrap_or_default(),
+                    version: row.get::<Option<String>>(3)?.unwrap_or_default(),
                 },
                 "source" => Artifact::Source {
                     file_name: spec,
-                    language: row.get(5),
-                    text: row.get::<_, Option<Vec<u8>>>(6).unwrap_or_default(),
-                    data: row.get(8),
+                    language: row.get(4)?,
+                    text: row.get::<Option<Vec<u8>>>(5)?.unwrap_or_default(),
+                    data: row.get(7)?,
                 },
-                _ => Artifact::Command { command: spec, cwd: row.get(7) },
+                _ => Artifact::Command { command: spec, cwd: row.get(6)? },
             };
             let (spec, cwd) = artifact.local_spec(cache)?;
-            entrants.push(Entrant { name: row.get(1), spec, cwd });
+            entrants.push(Entrant { name: row.get(0)?, spec, cwd });
         }
         plan.entrants = entrants;
         Ok(plan)
@@ -445,22 +406,22 @@ impl Queue {
 
     /// A run's plan as scheduled.
     pub fn plan(&mut self, run: RunId) -> Result<Plan, QueueError> {
-        let row = self
-            .client
-            .query_opt("SELECT plan FROM runs WHERE id = $1", &[&run.0])?
-            .ok_or_else(|| QueueError::Plan(format!("there is no run {}", run.0)))?;
-        serde_json::from_str(row.get(0))
+        let stored = self.store.run(run).map_err(|error| match error {
+            StoreError::NoSuchRun(_) => QueueError::Plan(format!("there is no run {}", run.0)),
+            other => other.into(),
+        })?;
+        serde_json::from_value(stored.settings)
             .map_err(|e| QueueError::Corrupt(format!("run {}'s plan: {e}", run.0)))
     }
 
     /// Adds a worker; it is live while it beats.
     pub fn register_worker(&mut self, worker: &NewWorker) -> Result<WorkerId, QueueError> {
-        let row = self.client.query_one(
-            "INSERT INTO workers (name, host, cores, jobs, version) VALUES ($1, $2, $3, $4, $5)
+        let row = self.conn().query_one(
+            "INSERT INTO workers (name, host, cores, jobs, version) VALUES (?1, ?2, ?3, ?4, ?5)
              RETURNING id",
-            &[&worker.name, &worker.host, &worker.cores, &worker.jobs, &artifact::VERSUS_VERSION],
+            args![&worker.name, &worker.host, worker.cores, worker.jobs, artifact::VERSUS_VERSION],
         )?;
-        Ok(WorkerId(row.get(0)))
+        Ok(WorkerId(row.get(0)?))
     }
 
     /// The worker is alive: its heartbeat is now and the leases it holds
@@ -471,20 +432,26 @@ impl Queue {
         lease: Duration,
         tokens: &[i64],
     ) -> Result<(), QueueError> {
-        let mut tx = self.client.transaction()?;
-        tx.execute("UPDATE workers SET last_heartbeat = now() WHERE id = $1", &[&worker.0])?;
-        tx.execute(
-            "UPDATE slots SET lease_expires = now() + make_interval(secs => $2)
-             WHERE worker_id = $1 AND state = 'leased' AND lease = ANY ($3)",
-            &[&worker.0, &secs(lease), &tokens],
-        )?;
-        tx.commit()?;
-        Ok(())
+        self.conn().transaction(|conn| -> Result<(), QueueError> {
+            conn.execute(
+                "UPDATE workers SET last_heartbeat = now() WHERE id = ?1",
+                args![worker.0],
+            )?;
+            for token in tokens {
+                conn.execute(
+                    "UPDATE slots SET lease_expires = now() + make_interval(secs => ?2)
+                     WHERE worker_id = ?1 AND state = 'leased' AND lease = ?3",
+                    args![worker.0, secs(lease), *token],
+                )?;
+            }
+            Ok(())
+        })
     }
 
     /// The worker stopped cleanly.
     pub fn worker_stopped(&mut self, worker: WorkerId) -> Result<(), QueueError> {
-        self.client.execute("UPDATE workers SET stopped_at = now() WHERE id = $1", &[&worker.0])?;
+        self.conn()
+            .execute("UPDATE workers SET stopped_at = now() WHERE id = ?1", args![worker.0])?;
         Ok(())
     }
 
@@ -495,145 +462,142 @@ impl Queue {
         worker: WorkerId,
         lease: Duration,
     ) -> Result<Option<Lease>, QueueError> {
-        let row = self.client.query_opt(
-            "UPDATE slots s SET state = 'leased', worker_id = $1, lease = nextval('lease_tokens'),
-                 lease_expires = now() + make_interval(secs => $2), leases = s.leases + 1
+        let row = self.conn().query_opt(
+            "UPDATE slots s SET state = 'leased', worker_id = ?1, lease = nextval('lease_tokens'),
+                 lease_expires = now() + make_interval(secs => ?2), leases = s.leases + 1
              FROM (SELECT run_id, slot FROM slots
                    WHERE state = 'pending' OR (state = 'leased' AND lease_expires < now())
                    ORDER BY run_id, seq LIMIT 1 FOR UPDATE SKIP LOCKED) next
              WHERE s.run_id = next.run_id AND s.slot = next.slot
              RETURNING s.run_id, s.slot, s.lease, s.leases",
-            &[&worker.0, &secs(lease)],
+            args![worker.0, secs(lease)],
         )?;
-        Ok(row.map(|row| Lease {
-            run: RunId(row.get(0)),
-            slot: row.get(1),
-            token: row.get(2),
-            leases: row.get(3),
-        }))
+        row.map(|row| {
+            Ok(Lease {
+                run: RunId(row.get(0)?),
+                slot: row.get(1)?,
+                token: row.get(2)?,
+                leases: row.get(3)?,
+            })
+        })
+        .transpose()
     }
 
     /// Whether any slot of any run is still pending or leased.
     pub fn has_open_slots(&mut self) -> Result<bool, QueueError> {
-        let row = self.client.query_one(
+        let row = self.conn().query_one(
             "SELECT EXISTS (SELECT 1 FROM slots WHERE state IN ('pending', 'leased'))",
             &[],
         )?;
-        Ok(row.get(0))
+        Ok(row.get(0)?)
     }
 
-    /// Stores a played game of `lease` and closes its slot, in one
-    /// transaction, if the lease is still the slot's.
+    /// The store's ids of a run's entrants, in order.
+    fn agent_ids(&mut self, run: RunId) -> Result<Vec<AgentId>, QueueError> {
+        if let Some(ids) = self.agent_ids.get(&run) {
+            return Ok(ids.clone());
+        }
+        let ids: Vec<AgentId> = self.store.agents(run)?.into_iter().map(|a| a.id).collect();
+        self.agent_ids.insert(run, ids.clone());
+        Ok(ids)
+    }
+
+    /// Stores a played game of `lease` in the store and closes its slot, in
+    /// one transaction, if the lease is still the slot's.
     pub fn commit(
         &mut self,
         lease: &Lease,
         worker: WorkerId,
         game: &PlayedGame<'_>,
     ) -> Result<Committed, QueueError> {
-        let PlayedGame { seats, outcome, record, lag, harness_flag } = *game;
-        let seed = record
-            .iter()
-            .find_map(|line| match line {
-                RecordLine::Header(header) => Some(header.config.seed),
-                _ => None,
+        let PlayedGame { seats, outcome: _, record, lag, harness_flag } = *game;
+        let ids = self.agent_ids(lease.run)?;
+        let seat = |index: usize| {
+            ids.get(index).copied().ok_or_else(|| {
+                QueueError::Corrupt(format!("run {} has no entrant {index}", lease.run.0))
             })
-            .ok_or_else(|| {
-                QueueError::Corrupt(format!("slot {}'s record has no header", lease.slot))
-            })?;
-        let outcome_json = to_json(outcome)?;
-        let times_json = to_json(&reply_times_us(record))?;
-        let lag_json = to_json(lag)?;
-        let mut text = String::new();
-        for line in record {
-            text.push_str(&to_json(line)?);
-            text.push('\n');
-        }
-        let mut tx = self.client.transaction()?;
-        if !holds(&mut tx, lease)? {
-            return Ok(Committed::LeaseLost);
-        }
-        tx.execute(
-            "INSERT INTO games (run_id, slot, worker_id, lease, seed, first_agent, second_agent,
-                 outcome, move_times, judge_lag, harness_flag, record)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
-            &[
-                &lease.run.0,
-                &lease.slot,
-                &worker.0,
-                &lease.token,
-                &seed.to_string(),
-                &(seats.first as i32),
-                &(seats.second as i32),
-                &outcome_json,
-                &times_json,
-                &lag_json,
-                &harness_flag,
-                &text,
-            ],
-        )?;
-        let committed = match harness_flag {
-            None => {
-                tx.execute(
-                    "UPDATE slots SET state = 'done', lease_expires = NULL WHERE run_id = $1 AND slot = $2",
-                    &[&lease.run.0, &lease.slot],
-                )?;
-                Committed::Counted
-            }
-            Some(reason) => {
-                // Played again, by whoever asks next, unless replayed enough.
-                let error = format!(
-                    "replayed {MAX_REPLAYS} times because the judge itself was late ({reason}); \
-                     the machine is too loaded for fair games"
-                );
-                tx.execute(
-                    "UPDATE slots SET replays = replays + 1, lease_expires = NULL,
-                         state = CASE WHEN replays + 1 > $3 THEN 'failed' ELSE 'pending' END,
-                         error = CASE WHEN replays + 1 > $3 THEN $4 END
-                     WHERE run_id = $1 AND slot = $2",
-                    &[&lease.run.0, &lease.slot, &(MAX_REPLAYS as i32), &error],
-                )?;
-                Committed::Flagged(reason.to_owned())
-            }
         };
-        tx.commit()?;
-        Ok(committed)
+        let new = NewGame {
+            slot: lease.slot.clone(),
+            agents: BySide::new(seat(seats.first)?, seat(seats.second)?),
+            record: record.to_vec(),
+            judge_lag: Some(*lag),
+            harness_flag: harness_flag.map(str::to_owned),
+        };
+        // Not exclusive: workers commit side by side; the slot's row lock
+        // (taken by `holds`) orders the commits of one slot.
+        self.conn().transaction(|conn| -> Result<Committed, QueueError> {
+            if !holds(conn, lease)? {
+                return Ok(Committed::LeaseLost);
+            }
+            let id = insert_remote_game(conn, lease.run, &new)?;
+            conn.execute(
+                "UPDATE games SET worker_id = ?1, lease = ?2 WHERE id = ?3",
+                args![worker.0, lease.token, id.0],
+            )?;
+            Ok(match harness_flag {
+                None => {
+                    conn.execute(
+                        "UPDATE slots SET state = 'done', lease_expires = NULL
+                         WHERE run_id = ?1 AND slot = ?2",
+                        args![lease.run.0, &lease.slot],
+                    )?;
+                    Committed::Counted
+                }
+                Some(reason) => {
+                    // Played again, by whoever asks next, unless replayed enough.
+                    let error = format!(
+                        "replayed {MAX_REPLAYS} times because the judge itself was late \
+                         ({reason}); the machine is too loaded for fair games"
+                    );
+                    conn.execute(
+                        "UPDATE slots SET replays = replays + 1, lease_expires = NULL,
+                             state = CASE WHEN replays + 1 > ?3 THEN 'failed' ELSE 'pending' END,
+                             error = CASE WHEN replays + 1 > ?3 THEN ?4 END
+                         WHERE run_id = ?1 AND slot = ?2",
+                        args![lease.run.0, &lease.slot, MAX_REPLAYS, error],
+                    )?;
+                    Committed::Flagged(reason.to_owned())
+                }
+            })
+        })
     }
 
     /// Closes a slot that cannot be played (an agent that cannot start, an
     /// unknown game): the run's report shows why.
     pub fn fail(&mut self, lease: &Lease, error: &str) -> Result<Committed, QueueError> {
-        let mut tx = self.client.transaction()?;
-        if !holds(&mut tx, lease)? {
-            return Ok(Committed::LeaseLost);
-        }
-        tx.execute(
-            "UPDATE slots SET state = 'failed', error = $3, lease_expires = NULL
-             WHERE run_id = $1 AND slot = $2",
-            &[&lease.run.0, &lease.slot, &error],
-        )?;
-        tx.commit()?;
-        Ok(Committed::Counted)
+        self.conn().transaction(|conn| -> Result<Committed, QueueError> {
+            if !holds(conn, lease)? {
+                return Ok(Committed::LeaseLost);
+            }
+            conn.execute(
+                "UPDATE slots SET state = 'failed', error = ?3, lease_expires = NULL
+                 WHERE run_id = ?1 AND slot = ?2",
+                args![lease.run.0, &lease.slot, error],
+            )?;
+            Ok(Committed::Counted)
+        })
     }
 
     /// The slots `worker` holds now: `(run, slot)`.
     pub fn held_by(&mut self, worker: WorkerId) -> Result<Vec<(RunId, String)>, QueueError> {
-        let rows = self.client.query(
-            "SELECT run_id, slot FROM slots WHERE worker_id = $1 AND state = 'leased'
+        let rows = self.conn().query(
+            "SELECT run_id, slot FROM slots WHERE worker_id = ?1 AND state = 'leased'
              ORDER BY run_id, seq",
-            &[&worker.0],
+            args![worker.0],
         )?;
-        Ok(rows.iter().map(|r| (RunId(r.get(0)), r.get(1))).collect())
+        rows.iter().map(|r| Ok((RunId(r.get(0)?), r.get(1)?))).collect()
     }
 
     /// Slots of a run by state.
     pub fn progress(&mut self, run: RunId) -> Result<Progress, QueueError> {
         let mut progress = Progress::default();
-        for row in self.client.query(
-            "SELECT state, count(*) FROM slots WHERE run_id = $1 GROUP BY state",
-            &[&run.0],
+        for row in self.conn().query(
+            "SELECT state, count(*) FROM slots WHERE run_id = ?1 GROUP BY state",
+            args![run.0],
         )? {
-            let count: i64 = row.get(1);
-            match row.get::<_, &str>(0) {
+            let count: i64 = row.get(1)?;
+            match row.get::<String>(0)?.as_str() {
                 "pending" => progress.pending = count,
                 "leased" => progress.leased = count,
                 "done" => progress.done = count,
@@ -646,92 +610,58 @@ impl Queue {
 
     /// Why slots of a run failed: `(slot, error)`.
     pub fn failures(&mut self, run: RunId) -> Result<Vec<(String, String)>, QueueError> {
-        let rows = self.client.query(
-            "SELECT slot, coalesce(error, '') FROM slots WHERE run_id = $1 AND state = 'failed'
+        let rows = self.conn().query(
+            "SELECT slot, coalesce(error, '') FROM slots WHERE run_id = ?1 AND state = 'failed'
              ORDER BY seq",
-            &[&run.0],
+            args![run.0],
         )?;
-        Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
+        rows.iter().map(|r| Ok((r.get(0)?, r.get(1)?))).collect()
     }
 
     /// Every stored game of a run, counted or flagged, in commit order.
     pub fn games(&mut self, run: RunId) -> Result<Vec<StoredGame>, QueueError> {
-        let rows = self.client.query(
-            "SELECT slot, worker_id, lease, seed, outcome, harness_flag, record FROM games
-             WHERE run_id = $1 ORDER BY id",
-            &[&run.0],
-        )?;
-        rows.iter()
-            .map(|row| {
-                let slot: String = row.get(0);
-                let seed: String = row.get(3);
-                Ok(StoredGame {
-                    seed: seed.parse().map_err(|_| corrupt(&slot, "seed"))?,
-                    outcome: serde_json::from_str(row.get(4))
-                        .map_err(|_| corrupt(&slot, "outcome"))?,
-                    worker: WorkerId(row.get(1)),
-                    lease: row.get(2),
-                    harness_flag: row.get(5),
-                    record: row.get(6),
-                    slot,
-                })
-            })
-            .collect()
+        let summaries = self.store.games(run)?;
+        let mut out = Vec::with_capacity(summaries.len());
+        for summary in summaries {
+            let row = self.conn().query_one(
+                "SELECT coalesce(worker_id, 0), coalesce(lease, 0), record FROM games WHERE id = ?1",
+                args![summary.id.0],
+            )?;
+            out.push(StoredGame {
+                slot: summary.slot,
+                worker: WorkerId(row.get(0)?),
+                lease: row.get(1)?,
+                seed: summary.seed,
+                outcome: summary.outcome,
+                harness_flag: summary.harness_flag,
+                record: row.get(2)?,
+            });
+        }
+        Ok(out)
     }
 
-    /// The standing of a run from its counted games, as the SQLite runner
-    /// reports it.
+    /// The standing of a run from its counted games, by the same code as the
+    /// SQLite runner's.
     pub fn standing(&mut self, run: RunId) -> Result<Standing, QueueError> {
         let plan = self.plan(run)?;
-        let mut standing = Standing::new(plan.entrants.iter().map(|e| e.name.clone()).collect());
-        // Schedule order, so an SPRT's pairs would pair up as on SQLite.
-        let rows = self.client.query(
-            "SELECT g.slot, g.outcome, g.move_times, g.judge_lag, g.first_agent, g.second_agent
-             FROM games g JOIN slots s USING (run_id, slot)
-             WHERE g.run_id = $1 AND g.harness_flag IS NULL ORDER BY s.seq",
-            &[&run.0],
-        )?;
-        for row in rows {
-            let key: String = row.get(0);
-            let slot = Slot::parse(&key).ok_or_else(|| corrupt(&key, "slot name"))?;
-            let seats = slot.seats();
-            let stored = BySide::new(row.get::<_, i32>(4) as usize, row.get::<_, i32>(5) as usize);
-            if stored != seats {
-                return Err(corrupt(&key, "seats"));
-            }
-            let outcome: Outcome =
-                serde_json::from_str(row.get(1)).map_err(|_| corrupt(&key, "outcome"))?;
-            let times: BySide<Vec<u64>> =
-                serde_json::from_str(row.get(2)).map_err(|_| corrupt(&key, "move times"))?;
-            let lag: JudgeLag =
-                serde_json::from_str(row.get(3)).map_err(|_| corrupt(&key, "judge lag"))?;
-            standing.add(&slot, &outcome, &times);
-            standing.note_harness(&lag);
-        }
-        let flagged: i64 = self
-            .client
-            .query_one(
-                "SELECT count(*) FROM games WHERE run_id = $1 AND harness_flag IS NOT NULL",
-                &[&run.0],
-            )?
-            .get(0);
-        standing.flagged = flagged as u64;
-        Ok(standing)
+        standing_from_store(&self.store, run, &plan)
+            .map_err(|error| QueueError::Corrupt(error.to_string()))
     }
 
     /// Each worker's games in a run, with its faults and harness figures.
     pub fn shares(&mut self, run: RunId) -> Result<Vec<WorkerShare>, QueueError> {
-        let rows = self.client.query(
-            "SELECT w.name, w.host, g.harness_flag IS NOT NULL, g.outcome, g.judge_lag
+        let rows = self.conn().query(
+            "SELECT w.name, w.host, g.harness_flag IS NOT NULL,
+                 g.first_fault IS NOT NULL OR g.second_fault IS NOT NULL, g.judge_lag
              FROM games g JOIN workers w ON w.id = g.worker_id
-             WHERE g.run_id = $1 ORDER BY w.id, g.id",
-            &[&run.0],
+             WHERE g.run_id = ?1 ORDER BY w.id, g.id",
+            args![run.0],
         )?;
         let mut shares: Vec<WorkerShare> = Vec::new();
         let mut index: HashMap<(String, String), usize> = HashMap::new();
         let mut load_sum: Vec<u64> = Vec::new();
         for row in rows {
-            let key = (row.get::<_, String>(0), row.get::<_, String>(1));
+            let key = (row.get::<String>(0)?, row.get::<String>(1)?);
             let at = *index.entry(key.clone()).or_insert_with(|| {
                 shares.push(WorkerShare {
                     name: key.0.clone(),
@@ -742,17 +672,18 @@ impl Queue {
                 shares.len() - 1
             });
             let share = &mut shares[at];
-            let lag: JudgeLag = serde_json::from_str(row.get(4)).unwrap_or_default();
+            let lag: JudgeLag = row
+                .get::<Option<String>>(4)?
+                .and_then(|text| serde_json::from_str(&text).ok())
+                .unwrap_or_default();
             share.max_lag_us = share.max_lag_us.max(lag.max_us);
-            if row.get::<_, bool>(2) {
+            if row.get::<bool>(2)? {
                 share.flagged += 1;
                 continue;
             }
             share.games += 1;
             load_sum[at] += lag.load_centi;
-            let outcome: Outcome = serde_json::from_str(row.get(3))
-                .unwrap_or_else(|_| Outcome::from_scores(BySide::new(0.0, 0.0)));
-            if outcome.faults.first.is_some() || outcome.faults.second.is_some() {
+            if row.get::<bool>(3)? {
                 share.faults += 1;
             }
         }
@@ -767,29 +698,30 @@ impl Queue {
     /// Workers whose last heartbeat is within `within` and that did not
     /// stop, with the slots they hold and the games they committed.
     pub fn live_workers(&mut self, within: Duration) -> Result<Vec<WorkerRow>, QueueError> {
-        let rows = self.client.query(
+        let rows = self.conn().query(
             "SELECT w.id, w.name, w.host, w.cores, w.jobs,
                  (SELECT count(*) FROM slots s WHERE s.worker_id = w.id AND s.state = 'leased'),
                  (SELECT count(*) FROM games g WHERE g.worker_id = w.id),
                  extract(epoch FROM now() - w.last_heartbeat)::float8
              FROM workers w
-             WHERE w.stopped_at IS NULL AND w.last_heartbeat > now() - make_interval(secs => $1)
+             WHERE w.stopped_at IS NULL AND w.last_heartbeat > now() - make_interval(secs => ?1)
              ORDER BY w.id",
-            &[&secs(within)],
+            args![secs(within)],
         )?;
-        Ok(rows
-            .iter()
-            .map(|row| WorkerRow {
-                id: WorkerId(row.get(0)),
-                name: row.get(1),
-                host: row.get(2),
-                cores: row.get(3),
-                jobs: row.get(4),
-                in_flight: row.get(5),
-                games: row.get(6),
-                heartbeat_age_s: row.get(7),
+        rows.iter()
+            .map(|row| {
+                Ok(WorkerRow {
+                    id: WorkerId(row.get(0)?),
+                    name: row.get(1)?,
+                    host: row.get(2)?,
+                    cores: row.get(3)?,
+                    jobs: row.get(4)?,
+                    in_flight: row.get(5)?,
+                    games: row.get(6)?,
+                    heartbeat_age_s: row.get(7)?,
+                })
             })
-            .collect())
+            .collect()
     }
 
     /// Stops handing out a run's games (an SPRT that has decided): its
@@ -797,53 +729,44 @@ impl Queue {
     /// are cancelled; games being played may still be committed. Returns how
     /// many slots were cancelled.
     pub fn close_run(&mut self, run: RunId) -> Result<u64, QueueError> {
-        Ok(self.client.execute(
+        Ok(self.conn().execute(
             "UPDATE slots SET state = 'cancelled', lease_expires = NULL
-             WHERE run_id = $1
+             WHERE run_id = ?1
                AND (state = 'pending' OR (state = 'leased' AND lease_expires < now()))",
-            &[&run.0],
+            args![run.0],
         )?)
     }
 
     /// Marks a run finished with its conclusion.
     pub fn finish_run(&mut self, run: RunId, conclusion: &str) -> Result<(), QueueError> {
-        self.client.execute(
-            "UPDATE runs SET finished_at = now(), conclusion = $2 WHERE id = $1",
-            &[&run.0, &conclusion],
-        )?;
-        Ok(())
+        Ok(self.store.finish_run(run, conclusion)?)
     }
 }
 
-/// The kind of run a plan schedules, as the `runs` table names it.
-fn plan_kind(plan: &Plan) -> &'static str {
+/// The kind of run a plan schedules.
+fn plan_kind(plan: &Plan) -> RunKind {
     match plan.schedule {
-        Schedule::League { .. } => "league",
-        Schedule::Sprt { .. } => "sprt",
+        Schedule::League { .. } => RunKind::League,
+        Schedule::Sprt { .. } => RunKind::Sprt,
     }
-}
-
-fn corrupt(slot: &str, what: &str) -> QueueError {
-    QueueError::Corrupt(format!("slot {slot}'s stored {what} cannot be read"))
 }
 
 /// Whether `lease` still holds its slot, which stays locked until the
 /// transaction ends.
-fn holds(tx: &mut Transaction<'_>, lease: &Lease) -> Result<bool, QueueError> {
-    let row = tx.query_opt(
-        "SELECT state, lease FROM slots WHERE run_id = $1 AND slot = $2 FOR UPDATE",
-        &[&lease.run.0, &lease.slot],
+fn holds(conn: &Conn, lease: &Lease) -> Result<bool, QueueError> {
+    let row = conn.query_opt(
+        "SELECT state, lease FROM slots WHERE run_id = ?1 AND slot = ?2 FOR UPDATE",
+        args![lease.run.0, &lease.slot],
     )?;
-    Ok(
-        matches!(row, Some(row) if row.get::<_, &str>(0) == "leased" && row.get::<_, Option<i64>>(1) == Some(lease.token)),
-    )
+    Ok(match row {
+        Some(row) => {
+            row.get::<String>(0)? == "leased" && row.get::<Option<i64>>(1)? == Some(lease.token)
+        }
+        None => false,
+    })
 }
 
-fn insert_artifact(
-    tx: &mut Transaction<'_>,
-    hash: &str,
-    artifact: &Artifact,
-) -> Result<(), QueueError> {
+fn insert_artifact(conn: &Conn, hash: &str, artifact: &Artifact) -> Result<(), QueueError> {
     let (mut version, mut language, mut source, mut cwd, mut data) = (None, None, None, None, None);
     let spec = match artifact {
         Artifact::Builtin { spec, version: v } => {
@@ -862,14 +785,10 @@ fn insert_artifact(
         }
     };
     // Content-addressed: the same artifact is stored once, whoever sends it.
-    tx.execute(
+    conn.execute(
         "INSERT INTO artifacts (hash, kind, spec, version, language, source, cwd, data)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (hash) DO NOTHING",
-        &[&hash, &artifact.kind(), &spec, &version, &language, &source, &cwd, &data],
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) ON CONFLICT (hash) DO NOTHING",
+        args![hash, artifact.kind(), spec.as_str(), version, language, source, cwd, data],
     )?;
     Ok(())
-}
-
-fn to_json<T: serde::Serialize>(value: &T) -> Result<String, QueueError> {
-    serde_json::to_string(value).map_err(|e| QueueError::Corrupt(format!("cannot write JSON: {e}")))
 }

@@ -181,7 +181,10 @@ fn an_expired_lease_goes_to_another_worker_and_only_the_live_lease_commits() {
     let new = |name: &str| NewWorker { name: name.into(), host: "h".into(), cores: 1, jobs: 1 };
     let a = queue.register_worker(&new("a")).unwrap();
     let b = queue.register_worker(&new("b")).unwrap();
-    let short = Duration::from_millis(300);
+    // Long enough that a loaded machine (other matches on the same cores)
+    // keeps the order of events: a's heartbeat lands before b's lease ends
+    // even half a second late.
+    let short = Duration::from_millis(2000);
     let first = queue.lease(a, short).unwrap().unwrap();
     assert_eq!((first.run, first.slot.as_str(), first.leases), (run, "0-1/0/0", 1));
     let second = queue.lease(b, short).unwrap().unwrap();
@@ -189,9 +192,9 @@ fn an_expired_lease_goes_to_another_worker_and_only_the_live_lease_commits() {
     // Nothing else is open until a lease expires.
     assert_eq!(queue.lease(b, short).unwrap(), None);
     // A beats its heart for its lease; b does not.
-    thread::sleep(Duration::from_millis(200));
+    thread::sleep(Duration::from_millis(1000));
     queue.heartbeat(a, short, &[first.token]).unwrap();
-    thread::sleep(Duration::from_millis(200));
+    thread::sleep(Duration::from_millis(1500));
     let again = queue.lease(a, Duration::from_secs(5)).unwrap().unwrap();
     assert_eq!((again.slot.as_str(), again.leases), ("0-1/0/1", 2));
     assert_ne!(again.token, second.token);

@@ -75,8 +75,8 @@ pub fn redact(locator: &str) -> String {
 pub enum SqlError {
     #[error("SQLite: {0}")]
     Sqlite(#[from] rusqlite::Error),
-    // Not a `source`: the message already includes the driver's chain.
-    #[error("PostgreSQL: {0}")]
+    // Not a `source`: the message includes the server's own words.
+    #[error("PostgreSQL: {}", postgres_message(.0))]
     Postgres(postgres::Error),
     #[error("column {column}: expected {expected}, found {found}")]
     Type { column: usize, expected: &'static str, found: &'static str },
@@ -88,6 +88,15 @@ pub enum SqlError {
     NoRow,
     #[error("the {table} tables are at version {found}, newer than this versus ({known}): upgrade versus")]
     TooNew { table: String, found: i64, known: i64 },
+}
+
+/// The driver's message, with the server's (severity, text, SQLSTATE) when
+/// the server answered: the driver alone says only "db error".
+fn postgres_message(error: &postgres::Error) -> String {
+    match error.as_db_error() {
+        Some(db) => format!("{}: {} ({})", db.severity(), db.message(), db.code().code()),
+        None => error.to_string(),
+    }
 }
 
 impl From<postgres::Error> for SqlError {
@@ -246,6 +255,14 @@ impl FromValue for u32 {
         match value {
             Value::Int(v) => u32::try_from(*v).or_else(|_| mismatch(value, column, "a u32")),
             other => mismatch(other, column, "a u32"),
+        }
+    }
+}
+impl FromValue for i32 {
+    fn from_value(value: &Value, column: usize) -> Result<i32> {
+        match value {
+            Value::Int(v) => i32::try_from(*v).or_else(|_| mismatch(value, column, "an i32")),
+            other => mismatch(other, column, "an i32"),
         }
     }
 }
@@ -443,10 +460,30 @@ impl Conn {
 
     /// Runs `f` in a write transaction that no other writer of this
     /// database overlaps (see the module's notes), committed when `f`
-    /// returns `Ok` and rolled back otherwise. A `write` inside `f` joins
-    /// the same transaction.
+    /// returns `Ok` and rolled back otherwise. A `write` (or
+    /// [`Conn::transaction`]) inside `f` joins the same transaction.
     pub fn write<T, E: From<SqlError>>(
         &self,
+        f: impl FnOnce(&Conn) -> std::result::Result<T, E>,
+    ) -> std::result::Result<T, E> {
+        self.transact(true, f)
+    }
+
+    /// Runs `f` in a transaction that, on PostgreSQL, other transactions
+    /// may overlap: what it reads and writes is protected only by the row
+    /// locks it takes (`SELECT … FOR UPDATE`) and by constraints, as a work
+    /// queue whose workers must not wait on each other needs. On SQLite it
+    /// is the same as [`Conn::write`] (one writer at a time).
+    pub fn transaction<T, E: From<SqlError>>(
+        &self,
+        f: impl FnOnce(&Conn) -> std::result::Result<T, E>,
+    ) -> std::result::Result<T, E> {
+        self.transact(false, f)
+    }
+
+    fn transact<T, E: From<SqlError>>(
+        &self,
+        exclusive: bool,
         f: impl FnOnce(&Conn) -> std::result::Result<T, E>,
     ) -> std::result::Result<T, E> {
         if self.in_write.get() {
@@ -456,11 +493,13 @@ impl Conn {
             Backend::Sqlite => self.batch("BEGIN IMMEDIATE")?,
             Backend::Postgres => {
                 self.batch("BEGIN")?;
-                if let Err(error) =
-                    self.query("SELECT pg_advisory_xact_lock(?1)", args![WRITE_LOCK])
-                {
-                    let _ = self.batch("ROLLBACK");
-                    return Err(error.into());
+                if exclusive {
+                    if let Err(error) =
+                        self.query("SELECT pg_advisory_xact_lock(?1)", args![WRITE_LOCK])
+                    {
+                        let _ = self.batch("ROLLBACK");
+                        return Err(error.into());
+                    }
                 }
             }
         }

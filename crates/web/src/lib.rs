@@ -200,8 +200,14 @@ pub async fn serve(
     roster: Roster,
     limits: Limits,
 ) -> std::io::Result<()> {
-    let store = match db {
-        Some(path) => Some(Store::open(path).map_err(std::io::Error::other)?),
+    // Off the async runtime: PostgreSQL's client blocks on a runtime of its own.
+    let store = match db.map(Path::to_owned) {
+        Some(path) => Some(
+            tokio::task::spawn_blocking(move || Store::open(path))
+                .await
+                .map_err(std::io::Error::other)?
+                .map_err(std::io::Error::other)?,
+        ),
         None => None,
     };
     let listener = tokio::net::TcpListener::bind(addr).await?;
@@ -215,18 +221,19 @@ pub async fn host(
     config: versus_contest::runner::Config,
     rules: contest::Rules,
 ) -> std::io::Result<()> {
-    // The league's store lives in the SQLite file beside the contest's
-    // tables; a contest on PostgreSQL serves the contest alone.
-    let store = if versus_sql::is_postgres(&config.db) {
-        None
-    } else {
-        Some(Store::open(std::path::Path::new(&config.db)).map_err(std::io::Error::other)?)
-    };
-    // Off the async runtime: PostgreSQL's client blocks on a runtime of its own.
-    let (contest, runner) = tokio::task::spawn_blocking(move || {
+    // The league's store lives beside the contest's tables, in the same
+    // SQLite file or PostgreSQL database. Off the async runtime:
+    // PostgreSQL's client blocks on a runtime of its own.
+    let (store, contest, runner) = tokio::task::spawn_blocking(move || {
+        let store = Store::open(std::path::Path::new(&config.db)).map_err(|e| {
+            versus_contest::ContestError::Open {
+                path: versus_sql::redact(&config.db),
+                message: e.to_string(),
+            }
+        })?;
         let contest = contest::Contest::open(config.clone(), rules)?;
         let runner = versus_contest::runner::Runner::start(config)?;
-        Ok::<_, versus_contest::ContestError>((contest, runner))
+        Ok::<_, versus_contest::ContestError>((Some(store), contest, runner))
     })
     .await
     .map_err(std::io::Error::other)?
@@ -262,9 +269,24 @@ async fn kinds(State(state): State<Arc<AppState>>) -> Json<Value> {
     Json(json!(games))
 }
 
+/// Runs `f` on the store off the async runtime: a PostgreSQL store's client
+/// blocks (and may not block a runtime's thread), a SQLite one syncs a disk.
+pub(crate) async fn with_store<T: Send + 'static>(
+    state: &Arc<AppState>,
+    f: impl FnOnce(&Store) -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    let state = Arc::clone(state);
+    tokio::task::spawn_blocking(move || {
+        let store = store(&state)?;
+        f(&store)
+    })
+    .await
+    .map_err(|e| ApiError::internal(format!("the store's task failed: {e}")))?
+}
+
 async fn runs(State(state): State<Arc<AppState>>) -> ApiResult {
-    let store = store(&state)?;
-    Ok(Json(json!(store.runs()?)))
+    let runs = with_store(&state, |store| Ok(store.runs()?)).await?;
+    Ok(Json(json!(runs)))
 }
 
 fn parse_id(text: &str) -> Result<i64, ApiError> {
@@ -273,14 +295,17 @@ fn parse_id(text: &str) -> Result<i64, ApiError> {
 
 async fn run(State(state): State<Arc<AppState>>, UrlPath(id): UrlPath<String>) -> ApiResult {
     let id = RunId(parse_id(&id)?);
-    let store = store(&state)?;
-    let run = store.run(id)?;
-    let agents = store.agents(id)?;
-    let plan: Plan = serde_json::from_value(run.settings.clone()).map_err(|e| {
-        ApiError::bad(format!("run {} has settings this version cannot read: {e}", id.0))
-    })?;
-    let standing =
-        standing_from_store(&store, id, &plan).map_err(|e| ApiError::bad(e.to_string()))?;
+    let (run, agents, plan, standing) = with_store(&state, move |store| {
+        let run = store.run(id)?;
+        let agents = store.agents(id)?;
+        let plan: Plan = serde_json::from_value(run.settings.clone()).map_err(|e| {
+            ApiError::bad(format!("run {} has settings this version cannot read: {e}", id.0))
+        })?;
+        let standing =
+            standing_from_store(store, id, &plan).map_err(|e| ApiError::bad(e.to_string()))?;
+        Ok((run, agents, plan, standing))
+    })
+    .await?;
     let sprt = match &plan.schedule {
         Schedule::Sprt { sprt, .. } => Some(sprt_report(&standing, sprt)),
         Schedule::League { .. } => None,
@@ -299,16 +324,20 @@ async fn run(State(state): State<Arc<AppState>>, UrlPath(id): UrlPath<String>) -
 
 async fn run_games(State(state): State<Arc<AppState>>, UrlPath(id): UrlPath<String>) -> ApiResult {
     let id = RunId(parse_id(&id)?);
-    let store = store(&state)?;
-    store.run(id)?;
-    Ok(Json(json!(store.games(id)?)))
+    let games = with_store(&state, move |store| {
+        store.run(id)?;
+        Ok(store.games(id)?)
+    })
+    .await?;
+    Ok(Json(json!(games)))
 }
 
 async fn record(State(state): State<Arc<AppState>>, UrlPath(id): UrlPath<String>) -> ApiResult {
     let id = GameId(parse_id(&id)?);
-    let text = store(&state)?
-        .game_record(id)?
-        .ok_or_else(|| ApiError::missing(format!("no game {}", id.0)))?;
+    let text = with_store(&state, move |store| {
+        store.game_record(id)?.ok_or_else(|| ApiError::missing(format!("no game {}", id.0)))
+    })
+    .await?;
     replay_text(&text)
 }
 

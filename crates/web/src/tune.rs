@@ -11,7 +11,7 @@ use axum::{Json, Router};
 use serde_json::{json, Value};
 use versus_league::tune::{self, chart, TuneError};
 
-use crate::{store, ApiError, ApiResult, AppState};
+use crate::{with_store, ApiError, ApiResult, AppState};
 
 /// The routes of the tuning page.
 pub fn routes() -> Router<Arc<AppState>> {
@@ -28,11 +28,17 @@ impl From<TuneError> for ApiError {
 }
 
 async fn runs(State(state): State<Arc<AppState>>) -> ApiResult {
-    let store = store(&state)?;
-    let runs = tune::runs(&store)?;
+    let runs = with_store(&state, |store| {
+        let mut runs = Vec::new();
+        for run in tune::runs(store)? {
+            let done = tune::iterations(store, run.id)?.len();
+            runs.push((run, done));
+        }
+        Ok(runs)
+    })
+    .await?;
     let mut out = Vec::with_capacity(runs.len());
-    for run in runs {
-        let done = tune::iterations(&store, run.id)?.len();
+    for (run, done) in runs {
         out.push(json!({
             "id": run.id,
             "game": run.plan.game,
@@ -49,9 +55,10 @@ async fn runs(State(state): State<Arc<AppState>>) -> ApiResult {
 /// A run: its plan, θ after each iteration and each pair's result, the
 /// current spec, and the chart's layout.
 async fn run(State(state): State<Arc<AppState>>, UrlPath(id): UrlPath<i64>) -> ApiResult {
-    let store = store(&state)?;
-    let run = tune::load_run(&store, id)?;
-    let iterations = tune::iterations(&store, id)?;
+    let (run, iterations) = with_store(&state, move |store| {
+        Ok((tune::load_run(store, id)?, tune::iterations(store, id)?))
+    })
+    .await?;
     let theta = iterations.last().map_or_else(|| run.plan.start(), |it| it.theta.clone());
     Ok(Json(json!({
         "id": id,

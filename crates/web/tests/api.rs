@@ -158,7 +158,65 @@ async fn bad_uploads_are_clear_client_errors() {
 
 #[tokio::test]
 async fn runs_and_their_games_come_from_the_store() {
-    let mut store = Store::open_in_memory().unwrap();
+    runs_and_games_served_from(Store::open_in_memory().unwrap()).await;
+}
+
+/// The same pages from a PostgreSQL store (the one a league on many
+/// machines writes), opened and closed off the runtime as the server does.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn runs_and_their_games_come_from_a_postgres_store() {
+    let cluster = tokio::task::spawn_blocking(|| {
+        versus_sql::scratch::ScratchCluster::start(false).expect("PostgreSQL did not start")
+    })
+    .await
+    .unwrap();
+    let Some(cluster) = cluster else {
+        eprintln!("SKIPPED: PostgreSQL is not installed");
+        return;
+    };
+    let url = cluster.url();
+    let store = tokio::task::spawn_blocking(move || Store::open(url).unwrap()).await.unwrap();
+    runs_and_games_served_from(store).await;
+}
+
+async fn runs_and_games_served_from(store: Store) {
+    let store = tokio::task::spawn_blocking(move || {
+        populate(&store);
+        store
+    })
+    .await
+    .unwrap();
+    let (run, game_id) = (versus_league::store::RunId(1), versus_league::store::GameId(1));
+    let router = app(AppState::new(Some(store)));
+
+    let (status, runs) = call(&router, "GET", "/api/runs", Body::empty()).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(runs.as_array().unwrap().len(), 1);
+    let (status, detail) =
+        call(&router, "GET", &format!("/api/runs/{}", run.0), Body::empty()).await;
+    assert_eq!(status, StatusCode::OK, "{detail}");
+    assert_eq!(detail["ratings"].as_array().unwrap().len(), 2);
+    assert_eq!(detail["games"], 1);
+    let (_, games) =
+        call(&router, "GET", &format!("/api/runs/{}/games", run.0), Body::empty()).await;
+    assert_eq!(games.as_array().unwrap().len(), 1);
+    let (status, replay) =
+        call(&router, "GET", &format!("/api/records/{}", game_id.0), Body::empty()).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(replay["frames"].as_array().unwrap().len() > 2);
+
+    for missing in ["/api/runs/99", "/api/records/99"] {
+        let (status, value) = call(&router, "GET", missing, Body::empty()).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{missing}: {value}");
+    }
+    let (status, _) = call(&router, "GET", "/api/runs/abc", Body::empty()).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    // A PostgreSQL client closes by blocking: not on the runtime.
+    tokio::task::spawn_blocking(move || drop(router)).await.unwrap();
+}
+
+/// One league run of domineering with one game: run 1, game 1.
+fn populate(store: &Store) {
     let agents = vec![
         NewAgent { name: "greedy".into(), spec: "builtin:greedy".into(), hash: "h".into() },
         NewAgent { name: "random".into(), spec: "builtin:random".into(), hash: "h".into() },
@@ -185,30 +243,7 @@ async fn runs_and_their_games_come_from_the_store() {
         harness_flag: None,
     };
     let game_id = store.insert_game(run, &game).unwrap();
-    let router = app(AppState::new(Some(store)));
-
-    let (status, runs) = call(&router, "GET", "/api/runs", Body::empty()).await;
-    assert_eq!(status, StatusCode::OK);
-    assert_eq!(runs.as_array().unwrap().len(), 1);
-    let (status, detail) =
-        call(&router, "GET", &format!("/api/runs/{}", run.0), Body::empty()).await;
-    assert_eq!(status, StatusCode::OK, "{detail}");
-    assert_eq!(detail["ratings"].as_array().unwrap().len(), 2);
-    assert_eq!(detail["games"], 1);
-    let (_, games) =
-        call(&router, "GET", &format!("/api/runs/{}/games", run.0), Body::empty()).await;
-    assert_eq!(games.as_array().unwrap().len(), 1);
-    let (status, replay) =
-        call(&router, "GET", &format!("/api/records/{}", game_id.0), Body::empty()).await;
-    assert_eq!(status, StatusCode::OK);
-    assert!(replay["frames"].as_array().unwrap().len() > 2);
-
-    for missing in ["/api/runs/99", "/api/records/99"] {
-        let (status, value) = call(&router, "GET", missing, Body::empty()).await;
-        assert_eq!(status, StatusCode::NOT_FOUND, "{missing}: {value}");
-    }
-    let (status, _) = call(&router, "GET", "/api/runs/abc", Body::empty()).await;
-    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!((run.0, game_id.0), (1, 1));
 }
 
 #[tokio::test]

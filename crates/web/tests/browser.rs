@@ -247,7 +247,7 @@ fn replays_of_every_game_draw_the_rules_state_at_each_step() {
         return;
     }
     let games = ["bacteria-war", "domineering", "connexion", "betris-large"];
-    let mut store = Store::open_in_memory().unwrap();
+    let store = Store::open_in_memory().unwrap();
     let mut ids: Vec<(&str, GameId, Vec<RecordLine>)> = Vec::new();
     for game in games {
         let agents = vec![

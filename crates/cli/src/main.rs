@@ -80,7 +80,8 @@ enum Command {
     /// Serve the web page: replays, leagues, playing the built-in agents and
     /// watching the agents given with --agent.
     Serve {
-        /// The store of leagues and SPRT runs to show.
+        /// The store of leagues and SPRT runs to show: a SQLite file, or a
+        /// PostgreSQL database (postgres://USER@HOST/DB) that workers fill.
         #[arg(long)]
         db: Option<PathBuf>,
         /// The port to listen on.
@@ -425,7 +426,9 @@ fn serve(
     sandbox: bool,
 ) -> Result<()> {
     if let Some(db) = db {
-        if !db.exists() {
+        // A PostgreSQL URL names a database the server checks; a path, a
+        // file that should already hold a store.
+        if !versus_sql::is_postgres(&db.to_string_lossy()) && !db.exists() {
             bail!(
                 "the store {} does not exist (run a league or an SPRT with --db first)",
                 db.display()

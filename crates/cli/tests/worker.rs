@@ -166,6 +166,21 @@ fn a_league_on_postgres_is_played_by_workers_and_reported() {
     assert!(table.lines().any(|l| l.starts_with("player") && l.contains(" 10 ")), "{table}");
     assert_eq!(queue.progress(RunId(1)).unwrap().done, 10);
 
+    // The run is the league store's: `versus serve` on the same database
+    // shows its standing and replays its games as it does a SQLite file's.
+    let run = serve_get(&url, "/api/runs/1");
+    assert_eq!(run["games"], 10, "{run}");
+    assert_eq!(run["run"]["kind"], "league");
+    let names = run["names"].as_array().unwrap();
+    let greedy = names.iter().position(|n| n == "greedy").unwrap();
+    let random = names.iter().position(|n| n == "random").unwrap();
+    assert_eq!(run["crosstable"][greedy][random]["wins"], 10, "{run}");
+    let games = serve_get(&url, "/api/runs/1/games");
+    assert_eq!(games.as_array().unwrap().len(), 10);
+    let id = games[0]["id"].as_i64().unwrap();
+    let replay = serve_get(&url, &format!("/api/records/{id}"));
+    assert!(replay["frames"].as_array().unwrap().len() > 2, "{replay}");
+
     // A bad URL and a SQLite path are errors, not panics.
     for db in ["postgres://nobody@%2Fnonexistent/x", "versus.sqlite"] {
         let out = versus(&["worker", "--db", db]);
@@ -357,4 +372,46 @@ fn a_signalled_worker_finishes_its_game_and_leaves() {
     let progress = queue.progress(run).unwrap();
     assert!(progress.pending > 0 && progress.leased == 0, "{progress:?}");
     assert_eq!(worker_id(&mut queue, "quitter"), None, "no longer live");
+}
+
+/// Starts `versus serve --db DB`, asks it for `path` and stops it: the JSON
+/// answer.
+fn serve_get(db: &str, path: &str) -> serde_json::Value {
+    use std::io::{BufRead, BufReader, Read, Write};
+    /// Stops the server however the test ends.
+    struct Server(Child);
+    impl Drop for Server {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let mut server = Server(
+        Command::new(VERSUS)
+            .args(["serve", "--db", db, "--port", &port.to_string()])
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap(),
+    );
+    let mut log = BufReader::new(server.0.stderr.take().unwrap());
+    let mut said = String::new();
+    while !said.contains("serving on") {
+        assert!(log.read_line(&mut said).unwrap() > 0, "the server stopped: {said}");
+    }
+    let start = Instant::now();
+    let mut stream = loop {
+        match std::net::TcpStream::connect(("127.0.0.1", port)) {
+            Ok(stream) => break stream,
+            Err(error) if start.elapsed() > Duration::from_secs(10) => panic!("{error}"),
+            Err(_) => thread::sleep(Duration::from_millis(20)),
+        }
+    };
+    write!(stream, "GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n").unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    let (head, body) = answer.split_once("\r\n\r\n").unwrap();
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}\n{body}");
+    serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {body}"))
 }

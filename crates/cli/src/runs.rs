@@ -360,14 +360,14 @@ pub fn sprt(args: &SprtArgs) -> Result<()> {
         print!("{summary}");
         return crate::worker::conclude(followed, summary.lines().last().unwrap_or_default());
     }
-    let (mut store, id, plan) = open_run(&args.run, RunKind::Sprt, plan)?;
+    let (store, id, plan) = open_run(&args.run, RunKind::Sprt, plan)?;
     let Schedule::Sprt { sprt, .. } = plan.schedule else {
         bail!("run {} is not an SPRT", id.0);
     };
     announce(id, &args.run, args.run.resume.is_some());
     let mut line = ProgressLine::new();
     let stop = AtomicBool::new(false);
-    let standing = run(&mut store, id, &plan, jobs(&args.run), &stop, &mut |standing| {
+    let standing = run(&store, id, &plan, jobs(&args.run), &stop, &mut |standing| {
         line.show(&sprt_line(&sprt_report(standing, &sprt), &sprt));
     })?;
     line.done();
@@ -435,20 +435,16 @@ pub fn league(args: &LeagueArgs) -> Result<()> {
         crate::worker::conclude(followed, &format!("{} games", standing.games()))?;
         return write_outputs(args, &standing);
     }
-    let (mut store, id, plan) = open_run(&args.run, RunKind::League, plan)?;
+    let (store, id, plan) = open_run(&args.run, RunKind::League, plan)?;
     announce(id, &args.run, args.run.resume.is_some());
     let total = plan.slots().len();
     let mut line = ProgressLine::new();
     let stop = AtomicBool::new(false);
     let started = Instant::now();
-    let standing =
-        run(&mut store, id, &plan, jobs(&args.run), &stop, &mut |standing: &Standing| {
-            let rate = standing.games() as f64 / started.elapsed().as_secs_f64().max(1e-9);
-            line.show(&format!(
-                "games {}/{total}  ({rate:.1} games/s this session)",
-                standing.games()
-            ));
-        })?;
+    let standing = run(&store, id, &plan, jobs(&args.run), &stop, &mut |standing: &Standing| {
+        let rate = standing.games() as f64 / started.elapsed().as_secs_f64().max(1e-9);
+        line.show(&format!("games {}/{total}  ({rate:.1} games/s this session)", standing.games()));
+    })?;
     line.done();
     store.finish_run(id, &format!("{} games", standing.games()))?;
     print!("{}", league_table(&standing));

@@ -63,7 +63,7 @@ pub fn run(args: &TuneArgs) -> Result<()> {
     if let Some(id) = args.show {
         return show(args, id);
     }
-    let (mut store, id, plan) = match args.resume {
+    let (store, id, plan) = match args.resume {
         Some(id) => {
             let store = open_existing(args)?;
             let plan = tune::load_run(&store, id)?.plan;
@@ -73,8 +73,8 @@ pub fn run(args: &TuneArgs) -> Result<()> {
             let plan = new_plan(args)?;
             // Everything is checked before the store is touched.
             plan.check(crate::find_game(&plan.game)?)?;
-            let mut store = Store::open(&args.db)?;
-            let id = tune::create_run(&mut store, &plan)?;
+            let store = Store::open(&args.db)?;
+            let id = tune::create_run(&store, &plan)?;
             (store, id, plan)
         }
     };
@@ -95,7 +95,7 @@ pub fn run(args: &TuneArgs) -> Result<()> {
     let started = Instant::now();
     let mut session = 0u64;
     let mut line = crate::runs::ProgressLine::new();
-    let theta = tune::run(&mut store, id, game, jobs, &stop, &mut |it: &Iteration| {
+    let theta = tune::run(&store, id, game, jobs, &stop, &mut |it: &Iteration| {
         session += 1;
         let rate = session as f64 / started.elapsed().as_secs_f64().max(1e-9);
         line.show(&format!(
@@ -110,7 +110,7 @@ pub fn run(args: &TuneArgs) -> Result<()> {
     let done = tune::iterations(&store, id)?.len() as u64;
     let spec = plan.spec(&theta);
     if done == plan.iterations {
-        tune::finish_run(&mut store, id, &spec)?;
+        tune::finish_run(&store, id, &spec)?;
     }
     print_result(&plan, id, done, &theta, &mut io::stdout().lock())?;
     Ok(())

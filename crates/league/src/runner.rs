@@ -413,7 +413,7 @@ struct Played {
 /// Returns the final standing. `stop` (set by the caller, e.g. on Ctrl-C)
 /// lets the games in progress finish and schedules no more.
 pub fn run(
-    store: &mut Store,
+    store: &Store,
     run: RunId,
     plan: &Plan,
     jobs: usize,
@@ -503,7 +503,7 @@ pub fn run(
 /// Stores played games and counts them, or puts a slot back in the queue
 /// when the harness was at fault.
 fn store_games(
-    store: &mut Store,
+    store: &Store,
     run: RunId,
     ids: &[AgentId],
     batch: Vec<Played>,

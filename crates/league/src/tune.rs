@@ -618,7 +618,7 @@ fn play_pair(
 /// iterations are done or `stop` is set (the iterations under way are
 /// finished and stored). Returns θ as it is then.
 pub fn run(
-    store: &mut Store,
+    store: &Store,
     id: i64,
     game: &dyn Game,
     jobs: usize,

@@ -12,7 +12,7 @@ fn builtin(name: &str) -> Entrant {
     Entrant { name: name.into(), spec: format!("builtin:{name}"), cwd: None }
 }
 
-fn create(store: &mut Store, plan: &Plan, kind: RunKind) -> RunId {
+fn create(store: &Store, plan: &Plan, kind: RunKind) -> RunId {
     let agents = plan
         .entrants
         .iter()
@@ -34,9 +34,9 @@ fn league(game: &str, entrants: Vec<Entrant>, pairs: u64) -> Plan {
 }
 
 fn play(plan: &Plan, kind: RunKind, jobs: usize) -> (Store, RunId, Standing) {
-    let mut store = Store::open_in_memory().unwrap();
-    let id = create(&mut store, plan, kind);
-    let standing = run(&mut store, id, plan, jobs, &AtomicBool::new(false), &mut |_| {}).unwrap();
+    let store = Store::open_in_memory().unwrap();
+    let id = create(&store, plan, kind);
+    let standing = run(&store, id, plan, jobs, &AtomicBool::new(false), &mut |_| {}).unwrap();
     (store, id, standing)
 }
 
@@ -68,9 +68,9 @@ fn the_same_seeds_give_the_same_league_whatever_the_concurrency() {
 #[test]
 fn a_resumed_league_plays_only_the_missing_slots_and_rebuilds_the_same_standing() {
     let plan = league("domineering", vec![builtin("random"), builtin("greedy")], 6);
-    let (mut store, id, full) = play(&plan, RunKind::League, 2);
+    let (store, id, full) = play(&plan, RunKind::League, 2);
     // Running again finds nothing to do and counts nothing twice.
-    let again = run(&mut store, id, &plan, 2, &AtomicBool::new(false), &mut |_| {}).unwrap();
+    let again = run(&store, id, &plan, 2, &AtomicBool::new(false), &mut |_| {}).unwrap();
     assert_eq!(again.results, full.results);
     assert_eq!(store.results(id).unwrap().len(), 12);
     let rebuilt = standing_from_store(&store, id, &plan).unwrap();

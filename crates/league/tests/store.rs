@@ -92,7 +92,7 @@ fn record(specs: BySide<&str>, seed: u64, outcome: Outcome) -> Vec<RecordLine> {
 }
 
 /// A store with one run of two builtins; the agents' ids and specs.
-fn store_with_run(store: &mut Store) -> (RunId, BySide<AgentId>) {
+fn store_with_run(store: &Store) -> (RunId, BySide<AgentId>) {
     let run = store.create_run(&new_run(RunKind::Sprt)).unwrap();
     let agents = store.agents(run).unwrap();
     (run, BySide::new(agents[0].id, agents[1].id))
@@ -115,15 +115,15 @@ fn game(slot: &str, agents: BySide<AgentId>, seed: u64, flag: Option<&str>) -> N
 /// Runs `test` on a fresh store of each backend: a SQLite file, and a
 /// database on a throw-away PostgreSQL cluster when the server is installed
 /// (else a visible skip line).
-fn on_each_backend(name: &str, test: fn(&mut Store)) {
+fn on_each_backend(name: &str, test: fn(&Store)) {
     let dir = TempDir::new();
-    let mut store = Store::open(dir.join("league.sqlite")).unwrap();
-    test(&mut store);
+    let store = Store::open(dir.join("league.sqlite")).unwrap();
+    test(&store);
     match ScratchCluster::start(false).expect("PostgreSQL is installed but did not start") {
         Some(cluster) => {
-            let mut store = Store::open(cluster.url()).unwrap();
+            let store = Store::open(cluster.url()).unwrap();
             assert_eq!(store.backend(), Backend::Postgres);
-            test(&mut store);
+            test(&store);
         }
         None => eprintln!("SKIPPED: PostgreSQL is not installed; {name} ran on SQLite only"),
     }
@@ -169,7 +169,7 @@ fn a_real_game_round_trips_with_all_its_fields() {
     );
 }
 
-fn a_real_game_round_trips_with_all_its_fields_on(store: &mut Store) {
+fn a_real_game_round_trips_with_all_its_fields_on(store: &Store) {
     let game_def = versus_games::find(GAME).unwrap();
     let specs = BySide::new(
         AgentSpec::parse("builtin:random", None, 7),
@@ -225,7 +225,7 @@ fn faults_round_trip() {
     on_each_backend("faults_round_trip", faults_round_trip_on);
 }
 
-fn faults_round_trip_on(store: &mut Store) {
+fn faults_round_trip_on(store: &Store) {
     let (run, agents) = store_with_run(store);
     let faults = BySide::new(None, Some(Fault::runtime("illegal move", "MOVE 9 9")));
     let outcome = Outcome::from_faults(faults, BySide::new(3.0, 4.0));
@@ -243,7 +243,7 @@ fn a_slot_is_counted_once() {
     on_each_backend("a_slot_is_counted_once", a_slot_is_counted_once_on);
 }
 
-fn a_slot_is_counted_once_on(store: &mut Store) {
+fn a_slot_is_counted_once_on(store: &Store) {
     let (run, agents) = store_with_run(store);
     store.insert_game(run, &game("s1", agents, 1, None)).unwrap();
     let error = store.insert_game(run, &game("s1", agents, 2, None)).unwrap_err();
@@ -271,7 +271,7 @@ fn a_batch_is_stored_whole_or_not_at_all() {
     );
 }
 
-fn a_batch_is_stored_whole_or_not_at_all_on(store: &mut Store) {
+fn a_batch_is_stored_whole_or_not_at_all_on(store: &Store) {
     let (run, agents) = store_with_run(store);
     let ids = store
         .insert_games(run, &[game("b1", agents, 1, None), game("b2", agents, 2, None)])
@@ -298,7 +298,7 @@ fn a_flagged_game_is_kept_but_not_counted_and_its_slot_is_played_again() {
     );
 }
 
-fn a_flagged_game_is_kept_but_not_counted_and_its_slot_is_played_again_on(store: &mut Store) {
+fn a_flagged_game_is_kept_but_not_counted_and_its_slot_is_played_again_on(store: &Store) {
     let (run, agents) = store_with_run(store);
     let flag = Some("judge lag 250 ms at the time-out");
     store.insert_game(run, &game("s1", agents, 1, flag)).unwrap();
@@ -329,7 +329,7 @@ fn incomplete_or_mismatched_games_are_refused() {
     );
 }
 
-fn incomplete_or_mismatched_games_are_refused_on(store: &mut Store) {
+fn incomplete_or_mismatched_games_are_refused_on(store: &Store) {
     let (run, agents) = store_with_run(store);
 
     let mut truncated = game("t", agents, 1, None);
@@ -475,8 +475,8 @@ fn other_files_are_refused_and_left_alone() {
 fn a_reader_sees_committed_games_while_the_writer_holds_the_store() {
     let dir = TempDir::new();
     let path = dir.join("league.sqlite");
-    let mut writer = Store::open(&path).unwrap();
-    let (run, agents) = store_with_run(&mut writer);
+    let writer = Store::open(&path).unwrap();
+    let (run, agents) = store_with_run(&writer);
     writer.insert_game(run, &game("a", agents, 1, None)).unwrap();
     let reader = Store::open(&path).unwrap();
     assert_eq!(reader.results(run).unwrap().len(), 1);

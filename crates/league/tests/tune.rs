@@ -122,10 +122,10 @@ fn plan(iterations: u64, seed: u64) -> TunePlan {
 
 /// Runs a new tuning run to its end; θ and the stored iterations.
 fn tune_run(plan: &TunePlan, jobs: usize) -> (Vec<f64>, Vec<tune::Iteration>) {
-    let mut store = Store::open_in_memory().unwrap();
-    let id = tune::create_run(&mut store, plan).unwrap();
+    let store = Store::open_in_memory().unwrap();
+    let id = tune::create_run(&store, plan).unwrap();
     let stop = AtomicBool::new(false);
-    let theta = tune::run(&mut store, id, &Synthetic, jobs, &stop, &mut |_| {}).unwrap();
+    let theta = tune::run(&store, id, &Synthetic, jobs, &stop, &mut |_| {}).unwrap();
     (theta, tune::iterations(&store, id).unwrap())
 }
 
@@ -172,10 +172,10 @@ fn a_stopped_run_resumes_from_its_stored_theta_and_iteration() {
     let path = dir.join("tune.sqlite");
     let _ = std::fs::remove_file(&path);
     let id = {
-        let mut store = Store::open(&path).unwrap();
-        let id = tune::create_run(&mut store, &plan).unwrap();
+        let store = Store::open(&path).unwrap();
+        let id = tune::create_run(&store, &plan).unwrap();
         let stop = AtomicBool::new(false);
-        tune::run(&mut store, id, &Synthetic, 1, &stop, &mut |it| {
+        tune::run(&store, id, &Synthetic, 1, &stop, &mut |it| {
             if it.k == 14 {
                 stop.store(true, std::sync::atomic::Ordering::Relaxed);
             }
@@ -184,12 +184,12 @@ fn a_stopped_run_resumes_from_its_stored_theta_and_iteration() {
         id
     };
     // The store alone (a new connection) carries the run on.
-    let mut store = Store::open(&path).unwrap();
+    let store = Store::open(&path).unwrap();
     let stored = tune::iterations(&store, id).unwrap();
     assert_eq!(stored.len(), 15, "stopped after iteration 14");
     let stop = AtomicBool::new(false);
     let mut first = None;
-    let theta = tune::run(&mut store, id, &Synthetic, 1, &stop, &mut |it| {
+    let theta = tune::run(&store, id, &Synthetic, 1, &stop, &mut |it| {
         first.get_or_insert(it.clone());
     })
     .unwrap();

@@ -120,7 +120,7 @@ fn three_workers_play_every_scheduled_game_once_and_the_same_games_as_sqlite() {
     let games = counted_once(&mut queue, run, &plan);
 
     // The same league on SQLite, played by the league runner: the same games.
-    let mut store = Store::open_in_memory().unwrap();
+    let store = Store::open_in_memory().unwrap();
     let sqlite_run = store
         .create_run(&NewRun {
             kind: RunKind::League,
@@ -134,8 +134,7 @@ fn three_workers_play_every_scheduled_game_once_and_the_same_games_as_sqlite() {
         })
         .unwrap();
     let standing =
-        runner::run(&mut store, sqlite_run, &plan, 1, &AtomicBool::new(false), &mut |_| {})
-            .unwrap();
+        runner::run(&store, sqlite_run, &plan, 1, &AtomicBool::new(false), &mut |_| {}).unwrap();
     let mut compared = 0;
     for summary in store.results(sqlite_run).unwrap() {
         let on_sqlite = read_record(&store.game_record(summary.id).unwrap().unwrap()).unwrap();

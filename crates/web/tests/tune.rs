@@ -23,7 +23,7 @@ async fn get(router: &axum::Router, uri: &str) -> (StatusCode, String) {
 
 #[tokio::test]
 async fn a_tuning_run_is_served_with_its_history() {
-    let mut store = Store::open_in_memory().unwrap();
+    let store = Store::open_in_memory().unwrap();
     // `strong` at 40 ms a game: three quick iterations of two parameters.
     let plan = TunePlan {
         game: "bacteria-war".into(),
@@ -39,10 +39,10 @@ async fn a_tuning_run_is_served_with_its_history() {
         seed: 3,
         sandbox: false,
     };
-    let id = tune::create_run(&mut store, &plan).unwrap();
+    let id = tune::create_run(&store, &plan).unwrap();
     let game = versus_games::find("bacteria-war").unwrap();
     let stop = AtomicBool::new(false);
-    tune::run(&mut store, id, game, 1, &stop, &mut |it| {
+    tune::run(&store, id, game, 1, &stop, &mut |it| {
         if it.k == 2 {
             stop.store(true, std::sync::atomic::Ordering::Relaxed);
         }

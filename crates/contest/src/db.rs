@@ -293,7 +293,29 @@ const MIGRATIONS: &[Migration] = &[
             clock TEXT
         )",
     },
+    Migration {
+        // A game that could not start (a worker without the toolchain, a
+        // full disk) waits before it is handed out again, longer each time,
+        // so that it does not hold up the games that can be played.
+        sqlite: "
+    ALTER TABLE contest_matches ADD COLUMN start_failures INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE contest_matches ADD COLUMN not_before INTEGER;
+    ALTER TABLE contest_matches ADD COLUMN start_error TEXT;
+    ",
+        postgres: "
+    ALTER TABLE contest_matches ADD COLUMN start_failures INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE contest_matches ADD COLUMN not_before BIGINT;
+    ALTER TABLE contest_matches ADD COLUMN start_error TEXT;
+    ",
+    },
 ];
+
+/// The wait before a game that could not start is handed out again: 5 s,
+/// doubling with each failure, at most 10 minutes.
+#[must_use]
+pub fn start_backoff(failures: u32) -> Duration {
+    Duration::from_secs(5u64.saturating_mul(1 << failures.saturating_sub(1).min(7)).min(600))
+}
 
 /// How often a participant may submit: at most `count` submissions within
 /// any `window`. NYPC's online round: two within 5 minutes (after two, the
@@ -1160,7 +1182,8 @@ impl Db {
         let id = self.conn.write(|tx| {
             let Some(row) = tx.query_opt(
                 "SELECT id FROM contest_matches
-                 WHERE status = 'queued' OR (status = 'running' AND lease_until < ?1)
+                 WHERE (status = 'queued' AND coalesce(not_before, 0) <= ?1)
+                    OR (status = 'running' AND lease_until < ?1)
                  ORDER BY CASE kind WHEN 'gate' THEN 0 WHEN 'placement' THEN 1
                      WHEN 'challenge' THEN 2 WHEN 'final' THEN 3 WHEN 'evaluation' THEN 4
                      ELSE 5 END, id LIMIT 1",
@@ -1260,14 +1283,33 @@ impl Db {
         Ok(games as usize)
     }
 
-    /// Puts one running game back in the queue.
-    pub fn requeue(&mut self, id: MatchId) -> Outcome2 {
-        self.conn.execute(
-            "UPDATE contest_matches SET status = 'queued', started_at = NULL, lease_until = NULL
-             WHERE id = ?1 AND status = 'running'",
-            args![id.0],
-        )?;
-        Ok(())
+    /// Puts a running game that could not start back in the queue, not to
+    /// be handed out before [`start_backoff`] of its failures has passed
+    /// (other games are played meanwhile); `error` says why, for the admin.
+    /// Gives how many times it has failed to start.
+    pub fn requeue_failed_start(
+        &mut self,
+        id: MatchId,
+        error: &str,
+    ) -> std::result::Result<u32, ContestError> {
+        self.conn.write(|tx| {
+            let Some(row) = tx.query_opt(
+                "SELECT start_failures FROM contest_matches WHERE id = ?1 AND status = 'running'",
+                args![id.0],
+            )?
+            else {
+                return Ok(0);
+            };
+            let failures = row.get::<u32>(0)?.saturating_add(1);
+            let not_before = now_ms() + start_backoff(failures).as_millis() as i64;
+            tx.execute(
+                "UPDATE contest_matches SET status = 'queued', started_at = NULL,
+                     lease_until = NULL, start_failures = ?2, not_before = ?3, start_error = ?4
+                 WHERE id = ?1",
+                args![id.0, failures, not_before, error],
+            )?;
+            Ok(failures)
+        })
     }
 
     pub fn game_match(&self, id: MatchId) -> std::result::Result<Option<Match>, ContestError> {
@@ -1700,6 +1742,62 @@ mod tests {
         db.set_play_settings(TimeControl::CONTEST, None).unwrap();
         db.set_play_settings(time, Some(ClockMode::Cpu)).unwrap();
         assert_eq!(db.play_settings().unwrap(), Some((time, Some(ClockMode::Cpu))), "{at}");
+    }
+
+    #[test]
+    fn a_game_that_cannot_start_waits_while_the_others_are_played() {
+        let stores = crate::testing::stores("start-failure");
+        for (mut db, at) in stores.each() {
+            let (ann, _) = db.add_user("ann", None, false).unwrap();
+            let first = db.submit(ann.id, "domineering", "cpp", "// a\n", Pacing::NONE).unwrap();
+            let new = |seed| NewMatch {
+                game: "domineering".into(),
+                kind: MatchKind::Rated,
+                first: Player::Submission(first),
+                second: Player::Builtin("greedy".into()),
+                seed,
+                counted: true,
+                requested_by: None,
+            };
+            let broken = db.queue_match(&new(1)).unwrap();
+            let fine = db.queue_match(&new(2)).unwrap();
+            assert_eq!(db.lease_match_as("w1", LEASE).unwrap().unwrap().id, broken);
+            assert_eq!(db.requeue_failed_start(broken, "no g++ here").unwrap(), 1, "{at}");
+            // The queue's order would give the broken game first: it waits.
+            assert_eq!(db.lease_match_as("w2", LEASE).unwrap().unwrap().id, fine, "{at}");
+            assert!(db.lease_match_as("w2", LEASE).unwrap().is_none(), "{at}");
+            let waiting = db.game_match(broken).unwrap().unwrap();
+            assert_eq!(waiting.status, MatchStatus::Queued);
+            // Once its wait is over it is handed out again; a second
+            // failure counts and waits longer.
+            db.conn
+                .execute(
+                    "UPDATE contest_matches SET not_before = ?1 WHERE id = ?2",
+                    args![now_ms() - 1, broken.0],
+                )
+                .unwrap();
+            assert_eq!(db.lease_match_as("w3", LEASE).unwrap().unwrap().id, broken, "{at}");
+            assert_eq!(db.requeue_failed_start(broken, "still none").unwrap(), 2, "{at}");
+            let row = db
+                .conn
+                .query_one(
+                    "SELECT start_error, not_before - ?1 FROM contest_matches WHERE id = ?2",
+                    args![now_ms(), broken.0],
+                )
+                .unwrap();
+            assert_eq!(row.get::<String>(0).unwrap(), "still none");
+            let wait_ms = row.get::<i64>(1).unwrap();
+            assert!((9_000..=10_000).contains(&wait_ms), "{at}: {wait_ms} ms");
+            // A game no longer running (finished by another) is left alone.
+            let outcome = Outcome::from_scores(versus_core::BySide::new(2.0, 1.0));
+            assert!(db.finish_match(fine, &[RecordLine::Footer { outcome }]).unwrap());
+            assert_eq!(db.requeue_failed_start(fine, "late").unwrap(), 0, "{at}");
+            assert_eq!(db.game_match(fine).unwrap().unwrap().status, MatchStatus::Done);
+            assert_eq!(db.requeue_failed_start(MatchId(999), "none").unwrap(), 0);
+        }
+        assert_eq!(start_backoff(1), Duration::from_secs(5));
+        assert_eq!(start_backoff(2), Duration::from_secs(10));
+        assert_eq!(start_backoff(30), Duration::from_secs(600));
     }
 
     #[test]

@@ -536,11 +536,16 @@ fn play_leased(config: &Config, db: &mut Db, game_match: &Match) -> Result<bool,
             db.finish_match(game_match.id, &lines)?;
         }
         Err(error) => {
-            // The host could not start the game (a build gone from the cache
-            // with its toolchain, a full disk): put it back and say why.
-            eprintln!("versus host: game {} cannot start: {error}", game_match.id.0);
-            db.requeue(game_match.id)?;
-            thread::sleep(config.poll * 25);
+            // This player could not start the game (a build gone from the
+            // cache with its toolchain, a full disk): put it back, to wait
+            // while the games that can start are played, and say why.
+            let failures = db.requeue_failed_start(game_match.id, &error.to_string())?;
+            eprintln!(
+                "versus host: game {} cannot start ({failures} times): {error}; \
+                 tried again in {} s",
+                game_match.id.0,
+                crate::db::start_backoff(failures).as_secs()
+            );
         }
     }
     Ok(true)

@@ -320,7 +320,8 @@ pub struct NewAgent {
     /// `builtin:NAME` or the command line, exactly as the game records'
     /// headers name the agent ([`versus_judge::AgentSpec::label`]).
     pub spec: String,
-    /// What ran, from [`agent_hash`].
+    /// What ran, from [`agent_hash`] (for a run on the work queue, the hash
+    /// of the artifact its workers build the agent from).
     pub hash: String,
 }
 

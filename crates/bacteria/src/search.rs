@@ -524,6 +524,10 @@ pub struct Config {
     pub singular: bool,
     /// Singular extensions' margin per ply (hundredths of a piece).
     pub singular_margin: i32,
+    /// With singular extensions: when the other moves' search reaches its
+    /// bound and that bound is at least beta, the node is cut off there
+    /// (several moves beat beta: the multi-cut of today's engines).
+    pub singular_multicut: bool,
     /// Empty cells at the root at or below which the search drops every
     /// unproven pruning, so that its proven results are exact.
     pub exact_endgame_empties: u32,
@@ -554,6 +558,7 @@ impl Config {
         multicut: false,
         singular: false,
         singular_margin: 3,
+        singular_multicut: false,
         exact_endgame_empties: 6,
         table_mb: 32,
     };
@@ -1121,6 +1126,8 @@ impl Searcher {
                         }
                         if others < singular_beta {
                             extension = 1;
+                        } else if self.config.singular_multicut && !pv && singular_beta >= beta {
+                            return singular_beta;
                         }
                     }
                 }
@@ -1248,6 +1255,7 @@ mod tests {
             nnue: true,
             multicut: true,
             singular: true,
+            singular_multicut: true,
             ..Config::STRONG
         });
     }

@@ -83,7 +83,7 @@ pub fn move_limits_with(my_time_ms: u64, state: &State, rules: &TimeRules) -> Li
 /// a piece ([`Weights`]), its time rules ([`TimeRules`]) and its search
 /// techniques ([`Config`]; switches are 0 or 1), so that each can be measured
 /// by an SPRT of one build against itself.
-pub const STRONG_PARAMS: [Param; 22] = {
+pub const STRONG_PARAMS: [Param; 23] = {
     const fn p(name: &'static str, default: i32, max: i32, about: &'static str) -> Param {
         Param { name, default: default as f64, min: 0.0, max: max as f64, integer: true, about }
     }
@@ -138,6 +138,11 @@ pub const STRONG_PARAMS: [Param; 22] = {
         flag("multicut", c.multicut, "multi-cut: 3 of the first 6 moves cut, 3 plies shallower"),
         flag("singular", c.singular, "singular extensions of the table's move"),
         p("singular_margin", c.singular_margin, 100, "singular extensions' margin per ply"),
+        flag(
+            "singular_multicut",
+            c.singular_multicut,
+            "with singular: cut where the other moves reach beta too",
+        ),
     ]
 };
 
@@ -169,6 +174,7 @@ pub fn strong_level(values: &[f64]) -> Level {
         multicut: v(19) != 0,
         singular: v(20) != 0,
         singular_margin: v(21),
+        singular_multicut: v(22) != 0,
         ..Config::STRONG
     };
     Level::Strong(config, time)
@@ -241,7 +247,8 @@ mod tests {
                 flag(c.nnue),
                 flag(c.multicut),
                 flag(c.singular),
-                f64::from(c.singular_margin)
+                f64::from(c.singular_margin),
+                flag(c.singular_multicut)
             ]
         );
         for param in STRONG_PARAMS {
@@ -252,7 +259,7 @@ mod tests {
     #[test]
     fn each_value_sets_its_own_field() {
         let mut values: Vec<f64> = (1..=11).map(f64::from).collect();
-        values.extend([1.0, 0.0, 13.0, 14.0, 15.0, 16.0, 17.0, 1.0, 1.0, 0.0, 22.0]);
+        values.extend([1.0, 0.0, 13.0, 14.0, 15.0, 16.0, 17.0, 1.0, 1.0, 0.0, 22.0, 1.0]);
         let weights = Weights { material: [1, 2], safe: [3, 4], mobility: [5, 6], tempo: 7 };
         let time = TimeRules {
             soft_percent: 8,
@@ -273,6 +280,7 @@ mod tests {
             multicut: true,
             singular: false,
             singular_margin: 22,
+            singular_multicut: true,
             ..Config::STRONG
         };
         assert_eq!(strong_level(&values), Level::Strong(config, time));

@@ -479,7 +479,7 @@ impl Default for Features {
             solve_from: 64,
             history: false,
             late_reduction: 0,
-            sort_exact: 0,
+            sort_exact: 24,
             sort_depth: 0,
             two_bounds: false,
             rescue: 0,
@@ -542,7 +542,7 @@ pub const STRONG_PARAMS: [Param; 14] = [
     ),
     param(
         "sort_exact",
-        0.0,
+        24.0,
         0.0,
         64.0,
         "order exact-search moves by gain minus the evaluation after them from this many empties (0 off)",

@@ -956,7 +956,7 @@ mod tests {
              material_end, safe_open, safe_end, mobility_open, mobility_end, tempo, \
              soft_percent, hard_tenths, moves_per_empty_percent, moves_extra, killers, iir, \
              futility_margin, rfp_margin, rfp_depth, lmr_base, lmr_divisor, nnue, multicut, \
-             singular, singular_margin)"
+             singular, singular_margin, singular_multicut)"
         );
         assert!(error("builtin:strongest", one)
             .starts_with("the agent: bacteria-war has no built-in agent \"strongest\""));

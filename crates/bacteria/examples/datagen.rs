@@ -53,8 +53,14 @@ fn main() {
     std::thread::scope(|scope| {
         for _ in 0..threads {
             scope.spawn(|| {
-                let mut searcher =
-                    Searcher::new(Config { table_mb: 8, nnue: false, ..Config::STRONG });
+                // The search the embedded network's data was made with
+                // (before futility pruning was switched on in `strong`).
+                let mut searcher = Searcher::new(Config {
+                    table_mb: 8,
+                    nnue: false,
+                    futility_margin: 0,
+                    ..Config::STRONG
+                });
                 while positions.load(Ordering::Relaxed) < target {
                     let k = next_game.fetch_add(1, Ordering::Relaxed);
                     let samples = self_play_game(&mut searcher, &settings, seed * 1_000_003 + k);

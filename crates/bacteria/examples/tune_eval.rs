@@ -38,7 +38,8 @@ fn main() {
     let games = arg("--games", 400);
     let nodes = arg("--nodes", 20_000);
     let mut rng = GameRng::new(arg("--seed", 1));
-    let mut searcher = Searcher::new(Config { nnue: false, ..Config::STRONG });
+    // Futility pruning off, as when the weights were fitted.
+    let mut searcher = Searcher::new(Config { nnue: false, futility_margin: 0, ..Config::STRONG });
     let mut data: Vec<([f64; WEIGHTS], f64)> = Vec::new();
     let (mut first_wins, mut draws) = (0, 0);
     for game in 0..games {

@@ -1,5 +1,7 @@
 //! The `versus` command as a user runs it.
 
+mod serve;
+
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
@@ -195,50 +197,14 @@ fn serve_refuses_an_agent_it_cannot_offer_before_it_listens() {
 
 #[test]
 fn serve_offers_its_registered_agents_on_the_page() {
-    use std::io::{BufRead, BufReader, Read, Write};
-
     let bot = temp("serve-passer.py");
     std::fs::write(&bot, "print('OK')\n").unwrap();
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    /// Stops the server however the test ends.
-    struct Server(std::process::Child);
-    impl Drop for Server {
-        fn drop(&mut self) {
-            let _ = self.0.kill();
-            let _ = self.0.wait();
-        }
-    }
-    let mut server = Server(
-        Command::new(VERSUS)
-            .args(["serve", "--port", &port.to_string(), "--agent"])
-            .arg(format!("domineering:passer=src:{}", bot.display()))
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap(),
-    );
-    let mut log = BufReader::new(server.0.stderr.take().unwrap());
-    let mut said = String::new();
-    while !said.contains("serving on") {
-        assert!(log.read_line(&mut said).unwrap() > 0, "the server stopped: {said}");
-    }
+    let agent = format!("domineering:passer=src:{}", bot.display());
+    let (server, said) = serve::Server::start(&["--agent", &agent]);
     assert!(said.contains("offering passer = src:"), "{said}");
-    // It says so just before it listens.
-    let start = std::time::Instant::now();
-    let mut stream = loop {
-        match std::net::TcpStream::connect(("127.0.0.1", port)) {
-            Ok(stream) => break stream,
-            Err(error) if start.elapsed() > std::time::Duration::from_secs(10) => panic!("{error}"),
-            Err(_) => std::thread::sleep(std::time::Duration::from_millis(20)),
-        }
-    };
-    write!(stream, "GET /api/kinds HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
-        .unwrap();
-    let mut answer = String::new();
-    stream.read_to_string(&mut answer).unwrap();
+    let (_, body) = server.get("/api/kinds");
     drop(server);
-    let body = answer.split_once("\r\n\r\n").unwrap().1;
-    let kinds: serde_json::Value = serde_json::from_str(body).unwrap();
+    let kinds: serde_json::Value = serde_json::from_str(&body).unwrap();
     let listed = |game: &str| {
         kinds.as_array().unwrap().iter().find(|k| k["name"] == game).unwrap()["registered"].clone()
     };

@@ -3,6 +3,8 @@
 //! throw-away cluster). Skipped, saying so, only when PostgreSQL is not
 //! installed.
 
+mod serve;
+
 use std::collections::BTreeMap;
 use std::process::{Child, Command, Output, Stdio};
 use std::thread;
@@ -377,41 +379,8 @@ fn a_signalled_worker_finishes_its_game_and_leaves() {
 /// Starts `versus serve --db DB`, asks it for `path` and stops it: the JSON
 /// answer.
 fn serve_get(db: &str, path: &str) -> serde_json::Value {
-    use std::io::{BufRead, BufReader, Read, Write};
-    /// Stops the server however the test ends.
-    struct Server(Child);
-    impl Drop for Server {
-        fn drop(&mut self) {
-            let _ = self.0.kill();
-            let _ = self.0.wait();
-        }
-    }
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    let mut server = Server(
-        Command::new(VERSUS)
-            .args(["serve", "--db", db, "--port", &port.to_string()])
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap(),
-    );
-    let mut log = BufReader::new(server.0.stderr.take().unwrap());
-    let mut said = String::new();
-    while !said.contains("serving on") {
-        assert!(log.read_line(&mut said).unwrap() > 0, "the server stopped: {said}");
-    }
-    let start = Instant::now();
-    let mut stream = loop {
-        match std::net::TcpStream::connect(("127.0.0.1", port)) {
-            Ok(stream) => break stream,
-            Err(error) if start.elapsed() > Duration::from_secs(10) => panic!("{error}"),
-            Err(_) => thread::sleep(Duration::from_millis(20)),
-        }
-    };
-    write!(stream, "GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n").unwrap();
-    let mut answer = String::new();
-    stream.read_to_string(&mut answer).unwrap();
-    let (head, body) = answer.split_once("\r\n\r\n").unwrap();
-    assert!(head.starts_with("HTTP/1.1 200"), "{head}\n{body}");
-    serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {body}"))
+    let (server, _) = serve::Server::start(&["--db", db]);
+    let (status, body) = server.get(path);
+    assert!(status.starts_with("HTTP/1.1 200"), "{status}\n{body}");
+    serde_json::from_str(&body).unwrap_or_else(|e| panic!("{e}: {body}"))
 }

@@ -13,13 +13,10 @@ use versus_domineering::agents::{choose, Policy};
 use versus_domineering::rules::{Move, State, Values};
 use versus_domineering::search::{Engine, Features, Limits, EXACT, STRONG_PARAMS};
 
+/// `strong`'s features with `settings` (`NAME=VALUE&...`), read as the agent's spec is.
 fn features(settings: &str) -> Features {
-    let mut values: Vec<f64> = STRONG_PARAMS.iter().map(|p| p.default).collect();
-    for pair in settings.split('&').filter(|s| !s.is_empty()) {
-        let (name, value) = pair.split_once('=').expect("NAME=VALUE");
-        let index = STRONG_PARAMS.iter().position(|p| p.name == name).expect("a parameter");
-        values[index] = value.parse().expect("a number");
-    }
+    let values = versus_core::params::values("strong", &STRONG_PARAMS, Some(settings))
+        .unwrap_or_else(|error| panic!("{error}"));
     Features::from_params(&values)
 }
 

@@ -1439,14 +1439,7 @@ mod tests {
                 continue;
             }
             let mut engine = Engine::new(state.values(), 12, Features::default());
-            let far = Instant::now() + std::time::Duration::from_secs(60);
-            let limits = Limits {
-                try_solve: true,
-                solve_deadline: far,
-                soft: far,
-                hard: far,
-                max_depth: 64,
-            };
+            let limits = solve_fully();
             let choice = engine.choose(&state, &limits);
             let me = state.side_to_move();
             let mut next = state;
@@ -1465,6 +1458,13 @@ mod tests {
         assert!(proofs > 10, "only {proofs} wins");
     }
 
+    /// Limits under which a small position is always proved: the solver on,
+    /// a minute for everything.
+    fn solve_fully() -> Limits {
+        let far = Instant::now() + std::time::Duration::from_secs(60);
+        Limits { try_solve: true, solve_deadline: far, soft: far, hard: far, max_depth: 64 }
+    }
+
     #[test]
     fn proved_losses_lose_by_least() {
         let mut rng = GameRng::new(13);
@@ -1477,14 +1477,7 @@ mod tests {
             }
             let features = Features { rescue: 4, sort_exact: 10, ..Features::default() };
             let mut engine = Engine::new(state.values(), 12, features);
-            let far = Instant::now() + std::time::Duration::from_secs(60);
-            let limits = Limits {
-                try_solve: true,
-                solve_deadline: far,
-                soft: far,
-                hard: far,
-                max_depth: 64,
-            };
+            let limits = solve_fully();
             let choice = engine.choose(&state, &limits);
             let me = state.side_to_move();
             let lead = state.points(me) as i32 - state.points(me.opponent()) as i32;

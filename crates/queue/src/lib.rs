@@ -621,23 +621,32 @@ impl Queue {
     /// Every stored game of a run, counted or flagged, in commit order.
     pub fn games(&mut self, run: RunId) -> Result<Vec<StoredGame>, QueueError> {
         let summaries = self.store.games(run)?;
-        let mut out = Vec::with_capacity(summaries.len());
-        for summary in summaries {
-            let row = self.conn().query_one(
-                "SELECT coalesce(worker_id, 0), coalesce(lease, 0), record FROM games WHERE id = ?1",
-                args![summary.id.0],
-            )?;
-            out.push(StoredGame {
-                slot: summary.slot,
-                worker: WorkerId(row.get(0)?),
-                lease: row.get(1)?,
-                seed: summary.seed,
-                outcome: summary.outcome,
-                harness_flag: summary.harness_flag,
-                record: row.get(2)?,
-            });
+        // The queue's columns of the same games, in the same (id) order:
+        // none committed since is read (games are never deleted).
+        let last = summaries.last().map_or(0, |g| g.id.0);
+        let rows = self.conn().query(
+            "SELECT coalesce(worker_id, 0), coalesce(lease, 0), record FROM games
+             WHERE run_id = ?1 AND id <= ?2 ORDER BY id",
+            args![run.0, last],
+        )?;
+        if rows.len() != summaries.len() {
+            return Err(QueueError::Corrupt(format!("run {}'s games cannot be read", run.0)));
         }
-        Ok(out)
+        summaries
+            .into_iter()
+            .zip(rows)
+            .map(|(summary, row)| {
+                Ok(StoredGame {
+                    slot: summary.slot,
+                    worker: WorkerId(row.get(0)?),
+                    lease: row.get(1)?,
+                    seed: summary.seed,
+                    outcome: summary.outcome,
+                    harness_flag: summary.harness_flag,
+                    record: row.get(2)?,
+                })
+            })
+            .collect()
     }
 
     /// The standing of a run from its counted games, by the same code as the

@@ -461,15 +461,13 @@ impl Store {
             .map_err(|source| StoreError::Open { path: shown.clone(), source })?;
         // The work queue of the first development versions had tables of
         // the same names in another layout.
-        let old: Option<i64> = conn
+        let old = conn
             .query_one("SELECT to_regclass('versus_schema') IS NOT NULL", &[])?
-            .get::<bool>(0)?
-            .then(|| conn.query_one("SELECT max(version) FROM versus_schema", &[]))
-            .transpose()?
-            .map(|row| row.get::<Option<i64>>(0))
-            .transpose()?
-            .flatten();
-        if let Some(version) = old {
+            .get::<bool>(0)?;
+        if old {
+            let version = conn
+                .query_one("SELECT coalesce(max(version), 0) FROM versus_schema", &[])?
+                .get::<i64>(0)?;
             return Err(StoreError::OldQueue { url: shown.display().to_string(), version });
         }
         conn.migrate(PG_VERSION_TABLE, MIGRATIONS).map_err(|error| match error {

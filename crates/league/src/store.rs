@@ -238,12 +238,6 @@ pub enum StoreError {
     Sql(#[from] SqlError),
 }
 
-impl From<rusqlite::Error> for StoreError {
-    fn from(error: rusqlite::Error) -> StoreError {
-        StoreError::Sql(SqlError::Sqlite(error))
-    }
-}
-
 impl StoreError {
     /// Whether the connection, not the request, failed (PostgreSQL went away
     /// or is restarting): worth retrying.

@@ -62,6 +62,8 @@ enum Brain {
     /// The independent alpha-beta reference ([`crate::ref_ab`]).
     RefAb {
         engine: Option<Box<RefEngine>>,
+        /// The percentage of its clock it plans with (time odds; 100 in play).
+        clock_percent: u64,
     },
 }
 
@@ -105,7 +107,16 @@ impl BuiltinAgent {
     /// The independent alpha-beta reference level `ref-ab`.
     #[must_use]
     pub fn ref_ab(seed: u64) -> Self {
-        BuiltinAgent::with_brain(Brain::RefAb { engine: None }, seed)
+        BuiltinAgent::ref_ab_with_clock(100, seed)
+    }
+
+    /// `ref-ab` planning with `clock_percent` of the time it has left, so
+    /// that a longer game gives the other player time odds against it
+    /// (`builtin:ref-ab?clock=25` at 40 s thinks as at 10 s).
+    #[must_use]
+    pub fn ref_ab_with_clock(clock_percent: u64, seed: u64) -> Self {
+        let clock_percent = clock_percent.clamp(1, 100);
+        BuiltinAgent::with_brain(Brain::RefAb { engine: None, clock_percent }, seed)
     }
 
     fn with_brain(brain: Brain, seed: u64) -> Self {
@@ -197,7 +208,9 @@ impl ProtocolAgent for BuiltinAgent {
                             strong_v1::Features::default(),
                         )));
                     }
-                    Brain::RefAb { engine } => *engine = Some(Box::new(RefEngine::new(&values))),
+                    Brain::RefAb { engine, .. } => {
+                        *engine = Some(Box::new(RefEngine::new(&values)));
+                    }
                     Brain::Policy(_) | Brain::FixedDepth(_) => {}
                 }
                 self.game = Some((side, State::new(values)));
@@ -220,8 +233,9 @@ impl ProtocolAgent for BuiltinAgent {
                         let engine = engine.as_mut().expect("made at READY");
                         engine.choose(state, &strong_v1::limits(state, my_time, start)).mv
                     }
-                    Brain::RefAb { engine } => {
-                        engine.as_mut().expect("made at READY").choose(state, my_time, start)
+                    Brain::RefAb { engine, clock_percent } => {
+                        let planned = my_time * *clock_percent / 100;
+                        engine.as_mut().expect("made at READY").choose(state, planned, start)
                     }
                 };
                 state.play_unchecked(mv);
@@ -308,5 +322,19 @@ mod tests {
         start(&mut agent, Side::First, "0 0 0 0 0 0 0 0");
         assert!(agent.respond("OPP 1 1 1").is_err());
         assert!(agent.respond("bogus").is_err());
+    }
+
+    #[test]
+    fn ref_ab_plans_with_its_share_of_the_clock() {
+        // With 1,000 s left `ref-ab` would plan about 90 s for the opening
+        // move and stop iterating after half of that at the earliest; at
+        // `clock=1` it plans with 10 s, so about 1 s.
+        let mut agent = BuiltinAgent::ref_ab_with_clock(1, 5);
+        start(&mut agent, Side::First, "1 2 3 0 1 2 3 0");
+        let asked = Instant::now();
+        let reply = agent.respond("TURN 1000000 1000000").unwrap().unwrap();
+        assert!(reply.starts_with("MOVE "), "{reply}");
+        let took = asked.elapsed();
+        assert!(took < Duration::from_secs(20), "{took:?}");
     }
 }

@@ -38,6 +38,16 @@ pub struct DomineeringGame;
 /// The one value of [`DomineeringGame`].
 pub static GAME: DomineeringGame = DomineeringGame;
 
+/// `ref-ab`'s one parameter: time odds for experiments, never in play.
+const REF_AB_PARAMS: [Param; 1] = [Param {
+    name: "clock",
+    default: 100.0,
+    min: 1.0,
+    max: 100.0,
+    integer: true,
+    about: "percent of its clock left that it plans with (time odds against it)",
+}];
+
 impl Game for DomineeringGame {
     fn name(&self) -> &'static str {
         "domineering"
@@ -76,6 +86,7 @@ impl Game for DomineeringGame {
     fn params(&self, name: &str) -> &'static [Param] {
         match name {
             "strong" => &STRONG_PARAMS,
+            "ref-ab" => &REF_AB_PARAMS,
             _ => &[],
         }
     }
@@ -83,6 +94,10 @@ impl Game for DomineeringGame {
     fn agent_with(&self, name: &str, seed: u64, values: &[f64]) -> Option<Box<dyn ProtocolAgent>> {
         match name {
             "strong" => Some(Box::new(BuiltinAgent::strong(Features::from_params(values), seed))),
+            "ref-ab" => {
+                let clock = values.first().copied().unwrap_or(REF_AB_PARAMS[0].default);
+                Some(Box::new(BuiltinAgent::ref_ab_with_clock(clock as u64, seed)))
+            }
             _ => self.agent(name, seed),
         }
     }

@@ -29,7 +29,7 @@ use versus_core::{ConfigError, Game, GameConfig, Param, ProtocolAgent, Referee};
 
 use crate::agents::{BuiltinAgent, Policy};
 use crate::referee::{game_values, DomineeringReferee};
-use crate::search::{Features, STRONG_PARAMS};
+use crate::search::{param, Features, STRONG_PARAMS};
 
 /// The registry entry of Domineering.
 #[derive(Clone, Copy, Debug, Default)]
@@ -39,14 +39,13 @@ pub struct DomineeringGame;
 pub static GAME: DomineeringGame = DomineeringGame;
 
 /// `ref-ab`'s one parameter: time odds for experiments, never in play.
-const REF_AB_PARAMS: [Param; 1] = [Param {
-    name: "clock",
-    default: 100.0,
-    min: 1.0,
-    max: 100.0,
-    integer: true,
-    about: "percent of its clock left that it plans with (time odds against it)",
-}];
+const REF_AB_PARAMS: [Param; 1] = [param(
+    "clock",
+    100.0,
+    1.0,
+    100.0,
+    "percent of its clock left that it plans with (time odds against it)",
+)];
 
 impl Game for DomineeringGame {
     fn name(&self) -> &'static str {

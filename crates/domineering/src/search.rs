@@ -487,7 +487,14 @@ impl Default for Features {
     }
 }
 
-const fn param(name: &'static str, default: f64, min: f64, max: f64, about: &'static str) -> Param {
+/// An integer parameter of a built-in agent.
+pub(crate) const fn param(
+    name: &'static str,
+    default: f64,
+    min: f64,
+    max: f64,
+    about: &'static str,
+) -> Param {
     Param { name, default, min, max, integer: true, about }
 }
 

@@ -6,8 +6,9 @@
 //! player (the proof is exact), so this names who lost the game, and when.
 //!
 //! `sqlite3 db "select record from games where id = N" | cargo run --release
-//! -p versus-domineering --example flips -- 44 5000 [settings]` (settings of
-//! the solver as in `builtin:strong?sort_exact=24`).
+//! -p versus-domineering --example flips -- 44 5000 [settings] [table bits]` (settings
+//! of the solver as in `builtin:strong?sort_exact=24`; a table of 2^bits
+//! entries, default 22).
 
 use std::io::Read;
 use std::time::{Duration, Instant};
@@ -28,6 +29,7 @@ fn main() {
     let max_empty: u32 = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(44);
     let ms: u64 = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(5000);
     let settings = features(args.get(3).map_or("", String::as_str));
+    let table_bits: u32 = args.get(4).and_then(|a| a.parse().ok()).unwrap_or(22);
     let mut text = String::new();
     std::io::stdin().read_to_string(&mut text).expect("stdin");
     let mut rows = Vec::new();
@@ -50,7 +52,7 @@ fn main() {
     }
     let values = Values::from_rows(rows.try_into().expect("8 rows")).expect("values");
     let mut state = State::new(values);
-    let mut engine = Engine::new(&values, 22, settings);
+    let mut engine = Engine::new(&values, table_bits, settings);
     let mut last: Option<Side> = None;
     for mv in moves {
         let empties = state.empty().count_ones();
